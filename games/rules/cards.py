@@ -1,0 +1,126 @@
+"""Cards, suits and ranks, encoded compactly for speed.
+
+A card is an int ``suit * 8 + rank`` where ranks run in the natural order
+``7 8 9 T J Q K A`` (0..7) and suits in the order ``S H D C`` (0..3); a hand is
+a 32-bit mask of such cards. Strings use the notation's two-character form
+(``"TH"`` is the ten of hearts, ``notation.md``: Cards).
+
+Card points follow D1 and trick order D2 of ``rules-decisions.md``.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+RANKS = "789TJQKA"
+SUITS = "SHDC"
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+
+class Suit(IntEnum):
+    """The four suits, in the tie-break order S, H, D, C (D17)."""
+
+    S = 0
+    H = 1
+    D = 2
+    C = 3
+
+
+class Rank(IntEnum):
+    """Ranks in the natural order used for runs (D19)."""
+
+    SEVEN = 0
+    EIGHT = 1
+    NINE = 2
+    TEN = 3
+    JACK = 4
+    QUEEN = 5
+    KING = 6
+    ACE = 7
+
+
+ALL_CARDS = tuple(range(32))
+FULL_MASK = (1 << 32) - 1
+SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
+
+CARD_STR = tuple(RANKS[c & 7] + SUITS[c >> 3] for c in ALL_CARDS)
+CARD_OF: dict[str, int] = {s: c for c, s in enumerate(CARD_STR)}
+
+# D1: card points by rank index (natural order 7 8 9 T J Q K A).
+PLAIN_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
+TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
+# D2: strength in trick order, by rank index.
+# Plain: 7<8<9<J<Q<K<T<A.  Trump: 7<8<Q<K<T<A<9<J.
+PLAIN_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)
+TRUMP_STRENGTH = (0, 1, 6, 4, 7, 2, 3, 5)
+
+
+def suit_of(card: int) -> int:
+    """The suit index of a card."""
+    return card >> 3
+
+
+def rank_of(card: int) -> int:
+    """The natural rank index of a card."""
+    return card & 7
+
+
+def parse_card(text: object) -> int:
+    """The card int for a notation string; raises ValueError for anything else."""
+    if isinstance(text, str):
+        card = CARD_OF.get(text)
+        if card is not None:
+            return card
+    raise ValueError(f"unknown card {text!r}")
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a mask in ascending int order (by suit, then natural rank)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(cards: list[int] | tuple[int, ...]) -> int:
+    """The mask holding the given cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def card_points(card: int, trump: int) -> int:
+    """D1: what a card is worth when ``trump`` is the trump suit (-1 for none)."""
+    if card >> 3 == trump:
+        return TRUMP_POINTS[card & 7]
+    return PLAIN_POINTS[card & 7]
+
+
+def strength(card: int, trump: int) -> int:
+    """D2: the card's place in its suit's trick order."""
+    if card >> 3 == trump:
+        return TRUMP_STRENGTH[card & 7]
+    return PLAIN_STRENGTH[card & 7]
+
+
+def _suit_tables(order: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For every 8-bit pattern of one suit: the best strength and the weakest rank."""
+    best = []
+    weakest = []
+    for pattern in range(256):
+        ranks = [r for r in range(8) if pattern >> r & 1]
+        best.append(max((order[r] for r in ranks), default=-1))
+        weakest.append(min(ranks, key=lambda r: order[r]) if ranks else -1)
+    return tuple(best), tuple(weakest)
+
+
+PLAIN_BEST, PLAIN_WEAKEST = _suit_tables(PLAIN_STRENGTH)
+TRUMP_BEST, TRUMP_WEAKEST = _suit_tables(TRUMP_STRENGTH)
+
+
+def sort_hand(mask: int, trump: int = -1) -> list[int]:
+    """Cards for display: grouped by suit (S H D C), strongest first within a suit."""
+    return sorted(cards_of(mask), key=lambda c: (c >> 3, -strength(c, trump)))

@@ -1,0 +1,79 @@
+"""The declaration phase, D18-D20, and Baloot eligibility (D21a).
+
+Each seat, in turn order, declares once: the projects it chooses, possibly
+none. Types are public at once; cards only after the first trick (D18).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CARD_OF
+from .errors import InvalidDeclaration
+from .projects import Project, check_declaration, counting_team, declarations, describe
+from .state import Phase, State
+
+KING, QUEEN = 6, 5
+
+
+def legal(st: State) -> list[dict[str, Any]]:
+    """Every valid declaration list of the seat to act, ``[]`` included."""
+    seat = st.turn
+    assert seat is not None and st.contract is not None
+    hand = st.hands[seat - 1]
+    return [
+        {"seat": seat, "declare": [describe(p) for p in option]}
+        for option in declarations(hand, st.contract.sun)
+    ]
+
+
+def forced(st: State) -> dict[str, Any]:
+    """D17: a declaration that times out declares nothing."""
+    return {"seat": st.turn, "declare": [], "auto": True}
+
+
+def parse(items: list[dict[str, Any]]) -> list[Project]:
+    """Notation projects as (kind, sorted cards) pairs."""
+    return [
+        (item["project"], tuple(sorted(CARD_OF[c] for c in item["cards"]))) for item in items
+    ]
+
+
+def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
+    """Records one seat's declaration in ``st`` (a fresh copy)."""
+    assert st.contract is not None
+    projects = parse(action["declare"])
+    if any(len(cards) == 0 for _, cards in projects):
+        raise InvalidDeclaration("A project needs its cards")
+    check_declaration(projects, st.hands[seat - 1], st.contract.sun)
+    declared = list(st.declared)
+    declared[seat - 1] = tuple(projects)
+    st.declared = tuple(declared)
+    if seat != st.dealer:
+        st.turn = seat % 4 + 1
+        return
+    st.counting = -1 if (team := counting_team(st.declared, st.order())) is None else team
+    st.baloot_ok = _baloot_seats(st)
+    st.phase = Phase.PLAYING
+    st.leader = st.first
+    st.turn = st.first
+
+
+def _baloot_seats(st: State) -> int:
+    """D21a: seats holding trump K and Q whose declared projects use neither."""
+    contract = st.contract
+    assert contract is not None
+    if contract.kind != "hokum":
+        return 0
+    king = 8 * contract.trump + KING
+    queen = 8 * contract.trump + QUEEN
+    seats = 0
+    for seat in range(1, 5):
+        dealt = st.dealt[seat - 1]
+        if not (dealt >> king & 1 and dealt >> queen & 1):
+            continue
+        used = {c for _, cards in st.declared[seat - 1] or () for c in cards}
+        if king in used or queen in used:
+            continue
+        seats |= 1 << seat
+    return seats

@@ -1,0 +1,207 @@
+"""The engine's entry points: starting matches and deals, legal actions,
+applying an action, and the action a timer forces.
+
+``legal_actions`` and ``apply`` dispatch on the phase to one small module per
+phase (bidding, doubling, declaring, playing), as OpenSpiel's games do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import bidding, declaring, doubling, playing
+from .actions import check_shape, strip
+from .cards import CARD_OF
+from .errors import IllegalAction, InvalidAuto, InvalidDeck, NotYourTurn, WrongPhase
+from .scoring import end_deal
+from .state import MODES, OPEN, Phase, State
+
+_PHASE_OF_VERB = {
+    "bid": Phase.BIDDING,
+    "redeal": Phase.BIDDING,
+    "double": Phase.DOUBLING,
+    "declare": Phase.DECLARING,
+    "play": Phase.PLAYING,
+    "sawa": Phase.PLAYING,
+}
+_MODULES = {
+    Phase.BIDDING: bidding,
+    Phase.DOUBLING: doubling,
+    Phase.DECLARING: declaring,
+    Phase.PLAYING: playing,
+}
+_WRONG_PHASE = {
+    Phase.BIDDING: "This is the bidding",
+    Phase.DOUBLING: "This is the time to double or pass",
+    Phase.DECLARING: "This is the time to declare projects",
+    Phase.PLAYING: "The cards are being played",
+}
+
+
+def new_match(mode: str = "classic", dealer: int = 4) -> State:
+    """A match before its first deal; D27: Classic starts at 0, Quick at 52.
+
+    Raises ValueError for an unknown mode or a dealer outside 1-4.
+    """
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}")
+    if dealer not in (1, 2, 3, 4):
+        raise ValueError(f"dealer must be a seat from 1 to 4, not {dealer!r}")
+    st = State.__new__(State)
+    st.mode = mode
+    st.phase = Phase.DEALING
+    st.score_a = st.score_b = MODES[mode]
+    st.winner = None
+    st.results = ()
+    st.next_dealer = dealer
+    _clear_deal(st)
+    st.dealer = 0
+    return st
+
+
+def _clear_deal(st: State) -> None:
+    st.deck = ()
+    st.hands = (0, 0, 0, 0)
+    st.dealt = (0, 0, 0, 0)
+    st.faceup = -1
+    st.turn = None
+    st.bid_round = 1
+    st.bid_stage = OPEN
+    st.pending = ()
+    st.hokum_bidder = 0
+    st.ashkal_caller = 0
+    st.acted = 0
+    st.contract = None
+    st.multiplier = 1
+    st.lock = False
+    st.gahwa = False
+    st.double_step = 0
+    st.first_doubler = 0
+    st.calls = ()
+    st.declared = (None, None, None, None)
+    st.counting = -1
+    st.baloot_ok = 0
+    st.baloot_done = 0
+    st.trick = ()
+    st.leader = 0
+    st.tricks = ()
+    st.points = (0, 0)
+    st.deal_actions = ()
+    st.outcome = None
+    st.redeal_seat = 0
+
+
+def parse_deck(deck: Sequence[Any]) -> tuple[int, ...]:
+    """A deck of 32 distinct notation cards as card ints; raises InvalidDeck."""
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence) or len(deck) != 32:
+        raise InvalidDeck("A deck is a list of 32 cards")
+    cards = []
+    for text in deck:
+        card = CARD_OF.get(text) if isinstance(text, str) else None
+        if card is None:
+            raise InvalidDeck("Unknown card %(card)s in the deck", card=repr(text))
+        cards.append(card)
+    if len(set(cards)) != 32:
+        raise InvalidDeck("A deck holds each of the 32 cards once")
+    return tuple(cards)
+
+
+def start_deal(state: State, deck: Sequence[str]) -> State:
+    """Deals ``deck`` (top first) with ``state.next_dealer`` as dealer (D5).
+
+    Raises WrongPhase while a deal is running or the match is over, and
+    InvalidDeck for anything but 32 distinct cards.
+    """
+    if state.phase not in (Phase.DEALING, Phase.ROUND_OVER):
+        raise WrongPhase("A new deal starts only when the previous one is over")
+    cards = parse_deck(deck)
+    st = state.copy()
+    _clear_deal(st)
+    st.dealer = st.next_dealer
+    st.deck = cards
+    hands = [0, 0, 0, 0]
+    order = st.order()
+    # notation.md: three each from card 0, then two each from card 12.
+    for i, seat in enumerate(order):
+        for card in cards[3 * i : 3 * i + 3] + cards[12 + 2 * i : 14 + 2 * i]:
+            hands[seat - 1] |= 1 << card
+    st.hands = st.dealt = (hands[0], hands[1], hands[2], hands[3])
+    st.faceup = cards[20]
+    st.phase = Phase.BIDDING
+    st.turn = order[0]
+    return st
+
+
+def legal_actions(state: State) -> list[dict[str, Any]]:
+    """Every legal action of the seat to act, in notation form."""
+    module = _MODULES.get(state.phase)
+    return module.legal(state) if module else []
+
+
+def forced_action(state: State) -> dict[str, Any]:
+    """D17: the action a timer forces now, marked ``auto``; raises WrongPhase
+    when nobody is to act."""
+    module = _MODULES.get(state.phase)
+    if module is None:
+        raise WrongPhase("Nobody is to act")
+    return module.forced(state)
+
+
+def apply(state: State, action: Mapping[str, Any]) -> State:
+    """The state after ``action``; ``state`` itself is left unchanged.
+
+    Raises MalformedAction, WrongPhase, NotYourTurn, InvalidAuto or the
+    phase's own IllegalAction subclass.
+    """
+    verb = check_shape(action)
+    return _apply(state, action, verb)
+
+
+def apply_trusted(state: State, action: Mapping[str, Any]) -> State:
+    """``apply`` for actions read from a checked log: skips the shape check."""
+    return _apply(state, action, next(k for k in action if k in _PHASE_OF_VERB))
+
+
+def _apply(state: State, action: Mapping[str, Any], verb: str) -> State:
+    phase = state.phase
+    if phase is not _PHASE_OF_VERB[verb]:
+        if phase is Phase.MATCH_OVER:
+            raise WrongPhase("The match is over")
+        if phase in (Phase.DEALING, Phase.ROUND_OVER):
+            raise WrongPhase("The deal is over")
+        raise WrongPhase(_WRONG_PHASE[phase])
+    seat = action["seat"]
+    if seat != state.turn:
+        raise NotYourTurn("It is not your turn")
+    if action.get("auto"):
+        expected = strip(_MODULES[phase].forced(state))
+        if strip(action) != expected:
+            raise InvalidAuto("A timed-out decision must be the forced choice")
+    st = state.copy()
+    record = dict(action)
+    _MODULES[phase].step(st, seat, verb, record)
+    st.deal_actions = state.deal_actions + (record,)
+    if st.outcome is not None:
+        end_deal(st)
+    return st
+
+
+def replay(state: State, actions: Sequence[Mapping[str, Any]]) -> State:
+    """Folds ``apply`` over ``actions``; raises at the first illegal one."""
+    for action in actions:
+        state = apply(state, action)
+    return state
+
+
+__all__ = [
+    "IllegalAction",
+    "apply",
+    "apply_trusted",
+    "forced_action",
+    "legal_actions",
+    "new_match",
+    "parse_deck",
+    "replay",
+    "start_deal",
+]

@@ -1,0 +1,176 @@
+"""Projects (mashari'): detection, validation and comparison, D18-D20.
+
+A project is a ``(kind, cards)`` pair: ``kind`` one of ``sira``, ``fifty``,
+``hundred``, ``four_hundred`` and ``cards`` a sorted tuple of card ints.
+Runs follow the natural order 7 8 9 T J Q K A in one suit (D19).
+"""
+
+from __future__ import annotations
+
+from .cards import CARD_STR, rank_of
+from .errors import InvalidDeclaration
+
+Project = tuple[str, tuple[int, ...]]
+
+KINDS = ("sira", "fifty", "hundred", "four_hundred")
+VALUES = {"sira": 20, "fifty": 50, "hundred": 100, "four_hundred": 200}
+RUN_KIND = {3: "sira", 4: "fifty", 5: "hundred"}
+KIND_RANK = {"sira": 1, "fifty": 2, "hundred": 3, "four_hundred": 4}
+# D19: four of a kind that counts: K, Q, J, T always, A (Hokum: Hundred,
+# Sun: Four Hundred); four 9s, 8s or 7s are nothing.
+KIND_RANKS = (3, 4, 5, 6)
+ACE = 7
+
+
+def is_run(cards: tuple[int, ...]) -> bool:
+    """True when the cards are consecutive in natural order in one suit."""
+    return len({c >> 3 for c in cards}) == 1 and all(
+        b - a == 1 for a, b in zip(cards, cards[1:])
+    )
+
+
+def candidates(hand: int, sun: bool) -> list[Project]:
+    """D19: every single project the hand holds, longer runs offering each part."""
+    found: list[Project] = []
+    for suit in range(4):
+        bits = hand >> (8 * suit) & 0xFF
+        start = 0
+        while start < 8:
+            if not bits >> start & 1:
+                start += 1
+                continue
+            end = start
+            while end + 1 < 8 and bits >> (end + 1) & 1:
+                end += 1
+            for size in (3, 4, 5):
+                for first in range(start, end - size + 2):
+                    cards = tuple(8 * suit + r for r in range(first, first + size))
+                    found.append((RUN_KIND[size], cards))
+            start = end + 1
+    for rank in (*KIND_RANKS, ACE):
+        cards = tuple(8 * s + rank for s in range(4))
+        if all(hand >> c & 1 for c in cards):
+            kind = "four_hundred" if rank == ACE and sun else "hundred"
+            found.append((kind, cards))
+    return found
+
+
+def _touches(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """D19: two runs of one suit touch when they overlap or are adjacent."""
+    if a[0] >> 3 != b[0] >> 3:
+        return False
+    return not (a[-1] + 1 < b[0] or b[-1] + 1 < a[0])
+
+
+def compatible(chosen: list[Project], project: Project) -> bool:
+    """Whether ``project`` may join ``chosen`` in one seat's declaration (D19)."""
+    kind, cards = project
+    used = 0
+    same_kind = 0
+    for other_kind, other_cards in chosen:
+        if other_kind == kind:
+            same_kind += 1
+        for c in other_cards:
+            used |= 1 << c
+        if is_run(cards) and is_run(other_cards) and _touches(cards, other_cards):
+            return False
+    if same_kind >= 2:
+        return False
+    return not any(used >> c & 1 for c in cards)
+
+
+def declarations(hand: int, sun: bool) -> list[list[Project]]:
+    """Every valid declaration list for a hand, the empty one first (D18-D19)."""
+    options = candidates(hand, sun)
+    out: list[list[Project]] = []
+
+    def extend(start: int, chosen: list[Project]) -> None:
+        out.append(list(chosen))
+        for i in range(start, len(options)):
+            if compatible(chosen, options[i]):
+                chosen.append(options[i])
+                extend(i + 1, chosen)
+                chosen.pop()
+
+    extend(0, [])
+    return out
+
+
+def check_declaration(projects: list[Project], hand: int, sun: bool) -> None:
+    """Validates one seat's declaration; raises InvalidDeclaration saying why."""
+    chosen: list[Project] = []
+    for kind, cards in projects:
+        for c in cards:
+            if not hand >> c & 1:
+                raise InvalidDeclaration("You do not hold %(card)s", card=CARD_STR[c])
+        if len(set(cards)) != len(cards):
+            raise InvalidDeclaration("A card may serve one project only")
+        _check_shape(kind, cards, sun)
+        for other_kind, other_cards in chosen:
+            if set(cards) & set(other_cards):
+                raise InvalidDeclaration("A card may serve one project only")
+            if is_run(cards) and is_run(other_cards) and _touches(cards, other_cards):
+                raise InvalidDeclaration(
+                    "Runs of one suit may not touch: declare a longer run as one project"
+                )
+        if sum(1 for k, _ in chosen if k == kind) >= 2:
+            raise InvalidDeclaration("A project type may be declared at most twice")
+        chosen.append((kind, cards))
+
+
+def _check_shape(kind: str, cards: tuple[int, ...], sun: bool) -> None:
+    """D19: the cards must form the declared kind."""
+    if len(cards) == 4 and len({rank_of(c) for c in cards}) == 1:
+        rank = rank_of(cards[0])
+        if rank == ACE:
+            wanted = "four_hundred" if sun else "hundred"
+            if kind != wanted:
+                if sun:
+                    raise InvalidDeclaration("Four aces are a Four Hundred in Sun")
+                raise InvalidDeclaration("Four aces are a Hundred in Hokum")
+            return
+        if rank in KIND_RANKS and kind == "hundred":
+            return
+        if rank not in KIND_RANKS:
+            raise InvalidDeclaration("Four 9s, 8s or 7s are not a project")
+    if kind == "four_hundred":
+        raise InvalidDeclaration("A Four Hundred is four aces in Sun")
+    size = {"sira": 3, "fifty": 4, "hundred": 5}[kind]
+    if len(cards) != size or not is_run(cards):
+        raise InvalidDeclaration(
+            "A %(kind)s is %(size)s cards in a row of one suit",
+            kind=kind.replace("_", " ").title(),
+            size=size,
+        )
+
+
+def strength_key(project: Project) -> tuple[int, int, int]:
+    """D20: a sortable key; a higher key is the better project."""
+    kind, cards = project
+    run = 1 if is_run(cards) else 0
+    return (KIND_RANK[kind], run if kind == "hundred" else 0, max(c & 7 for c in cards))
+
+
+def counting_team(
+    declared: tuple[tuple[Project, ...] | None, ...], order: tuple[int, ...]
+) -> int | None:
+    """D20: the team index (0 = A, 1 = B) whose projects count, or None.
+
+    ``declared`` is indexed by seat - 1; ``order`` lists the seats in turn
+    order, which breaks an exact tie in favour of the earlier seat.
+    """
+    best: tuple[tuple[int, int, int], int] | None = None
+    best_team = None
+    for position, seat in enumerate(order):
+        for project in declared[seat - 1] or ():
+            key = (strength_key(project), -position)
+            if best is None or key > best:
+                best = key
+                best_team = (seat - 1) % 2
+    return best_team
+
+
+def describe(project: Project) -> dict[str, object]:
+    """The notation form of a project."""
+    kind, cards = project
+    return {"project": kind, "cards": [CARD_STR[c] for c in cards]}

@@ -1,0 +1,112 @@
+"""What one seat, or a spectator, may see: the only door out of the engine.
+
+Everything the site sends to a browser is built from ``view_for``. It holds
+the seat's own hand and public facts only: the face-up card while bidding,
+bids and calls, declared project types (their cards once the first trick is
+over, D18), played cards, Baloot announcements, scores and finished deals.
+Another seat's unplayed cards never appear, with the single exception the
+rules demand: the hand of a seat that asked for a zero-point redeal (D7).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CARD_STR, cards_of, sort_hand
+from .engine import legal_actions
+from .projects import describe
+from .state import TEAMS, Phase, State, team_index
+
+_LIVE = (Phase.BIDDING, Phase.DOUBLING, Phase.DECLARING, Phase.PLAYING)
+
+
+def view_for(state: State, seat: int | None) -> dict[str, Any]:
+    """The JSON-safe picture of ``state`` for ``seat`` (1-4) or a spectator (None).
+
+    Raises ValueError for a seat outside 1-4.
+    """
+    if seat is not None and seat not in (1, 2, 3, 4):
+        raise ValueError(f"seat must be 1-4 or None, not {seat!r}")
+    phase = state.phase
+    live = phase in _LIVE
+    dealt = phase is not Phase.DEALING
+    contract = state.contract
+    trump = contract.trump if contract else -1
+    revealed = len(state.tricks) >= 1 or not live
+    results = [r.explain() for r in state.results]
+    view: dict[str, Any] = {
+        "seat": seat,
+        "team": TEAMS[team_index(seat)] if seat else None,
+        "mode": state.mode,
+        "phase": phase.value,
+        "dealer": state.dealer or None,
+        "next_dealer": state.next_dealer,
+        "turn": state.turn,
+        "bid_round": state.bid_round if dealt else None,
+        "score": state.score,
+        "winner": state.winner,
+        "hand": [CARD_STR[c] for c in sort_hand(state.hands[seat - 1], trump)] if seat and dealt else [],
+        "hand_counts": {str(s): state.hands[s - 1].bit_count() for s in range(1, 5)},
+        "faceup": CARD_STR[state.faceup] if phase is Phase.BIDDING else None,
+        "bids": [_public_bid(a) for a in state.deal_actions if "bid" in a or "redeal" in a],
+        "contract": _contract(state) if contract else None,
+        "calls": [{"seat": s, "call": c} for s, c in state.calls],
+        "declarations": {
+            str(s): _declaration(state.declared[s - 1], revealed) for s in range(1, 5)
+        },
+        "counting_team": TEAMS[state.counting] if revealed and state.counting >= 0 else None,
+        "trick": [{"seat": s, "card": CARD_STR[c]} for s, c in state.trick],
+        "leader": state.leader or None,
+        "last_trick": _trick(state.tricks[-1]) if state.tricks else None,
+        "tricks_won": {
+            t: sum(1 for _, _, w in state.tricks if team_index(w) == i) for i, t in enumerate(TEAMS)
+        },
+        "card_points": {"A": state.points[0], "B": state.points[1]},
+        "baloot": [s for s in range(1, 5) if state.baloot_done >> s & 1],
+        "results": results,
+        "last_result": results[-1] if results and not live and dealt else None,
+        "redeal": _redeal(state) if state.outcome == "redeal" and not live else None,
+        "legal": legal_actions(state) if seat is not None and seat == state.turn else [],
+    }
+    return view
+
+
+def _public_bid(action: dict[str, Any]) -> dict[str, Any]:
+    out = {"seat": action["seat"], "auto": bool(action.get("auto"))}
+    if "redeal" in action:
+        out["bid"] = "redeal"
+    else:
+        out["bid"] = action["bid"]
+        if "trump" in action:
+            out["trump"] = action["trump"]
+    return out
+
+
+def _contract(state: State) -> dict[str, Any]:
+    contract = state.contract
+    assert contract is not None
+    out = contract.to_json()
+    out.update(multiplier=state.multiplier, lock=state.lock, gahwa=state.gahwa)
+    return out
+
+
+def _declaration(projects: Any, revealed: bool) -> list[dict[str, Any]] | None:
+    if projects is None:
+        return None
+    if revealed:
+        return [describe(p) for p in projects]
+    return [{"project": kind, "cards": None} for kind, _ in projects]
+
+
+def _trick(trick: tuple[int, tuple[tuple[int, int], ...], int]) -> dict[str, Any]:
+    leader, cards, winner = trick
+    return {
+        "leader": leader,
+        "cards": [{"seat": s, "card": CARD_STR[c]} for s, c in cards],
+        "winner": winner,
+    }
+
+
+def _redeal(state: State) -> dict[str, Any]:
+    seat = state.redeal_seat
+    return {"seat": seat, "cards": [CARD_STR[c] for c in cards_of(state.dealt[seat - 1])]}

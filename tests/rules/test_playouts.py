@@ -1,0 +1,25 @@
+"""Random complete matches through the engine (issue 2: 200 by default,
+2,000 behind the ``slow`` marker)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.rules import Phase
+
+from .playout import play_match
+
+
+@pytest.mark.parametrize("block", range(10))
+def test_random_matches_keep_every_invariant(block: int) -> None:
+    for seed in range(block * 20, block * 20 + 20):
+        state = play_match(seed)
+        assert state.phase is Phase.MATCH_OVER and state.winner in ("A", "B")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("block", range(40))
+def test_two_thousand_random_matches(block: int) -> None:
+    for seed in range(10_000 + block * 50, 10_000 + block * 50 + 50):
+        state = play_match(seed)
+        assert state.winner in ("A", "B")
