@@ -1,0 +1,47 @@
+# Baloot Online: `make run` serves the site, `make test` runs every test.
+
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint services clean
+
+# The virtual environment, and a stamp per requirements file so that a change
+# to the pins reinstalls on the next run.
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.requirements: requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.requirements-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+# Local use: DEBUG on unless the environment says otherwise, SQLite and the
+# in-memory channel layer unless DATABASE_URL / REDIS_URL are set.
+run: export DJANGO_DEBUG ?= 1
+run: $(VENV)/.requirements
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	# Every process the site needs is started from here; today that is the
+	# daphne web server alone.
+	$(BIN)/daphne --bind $(HOST) --port $(PORT) baloot_site.asgi:application
+
+# The whole suite on SQLite, then the database tests again on PostgreSQL.
+test: $(VENV)/.requirements-dev
+	scripts/services.sh
+	scripts/test.sh
+
+lint: $(VENV)/.requirements-dev
+	$(BIN)/ruff check .
+	$(BIN)/mypy baloot_site accounts games tests
+
+services:
+	scripts/services.sh
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

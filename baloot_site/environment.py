@@ -1,0 +1,99 @@
+"""Reading the site's configuration from environment variables.
+
+Every function takes the environment as a mapping so that the rules can be
+tested without touching ``os.environ``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management.utils import get_random_secret_key
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"", "0", "false", "no", "off"})
+
+
+def flag(env: Mapping[str, str], name: str, default: bool = False) -> bool:
+    """Read a yes/no variable; raises ImproperlyConfigured on a word that is neither."""
+    if name not in env:
+        return default
+    word = env[name].strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={env[name]!r} is not understood: use 1/true/yes/on or 0/false/no/off."
+    )
+
+
+def word_list(env: Mapping[str, str], name: str, default: list[str]) -> list[str]:
+    """Read a comma-separated list; an unset variable gives ``default``."""
+    if name not in env:
+        return list(default)
+    return [item.strip() for item in env[name].split(",") if item.strip()]
+
+
+def secret_key(env: Mapping[str, str], debug: bool, key_file: Path) -> str:
+    """The secret key from DJANGO_SECRET_KEY, or a development key kept in ``key_file``.
+
+    Raises ImproperlyConfigured when DEBUG is off and no key is set, because a
+    production site must never run on a key that was made up on the spot.
+    """
+    key = env.get("DJANGO_SECRET_KEY", "").strip()
+    if key:
+        return key
+    if not debug:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is not set. A site running with DJANGO_DEBUG off needs a "
+            "long random secret key: set DJANGO_SECRET_KEY (for example to the output of "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`), or set "
+            "DJANGO_DEBUG=1 for local development."
+        )
+    if key_file.exists():
+        return key_file.read_text().strip()
+    key = get_random_secret_key()
+    # The file holds a secret: create it readable by its owner only.
+    key_file.touch(mode=0o600)
+    key_file.write_text(key + "\n")
+    return key
+
+
+def database(env: Mapping[str, str], default_sqlite: Path) -> dict[str, Any]:
+    """The default database from DATABASE_URL, or a SQLite file at ``default_sqlite``."""
+    url = env.get("DATABASE_URL", "").strip() or f"sqlite:///{default_sqlite}"
+    try:
+        config: dict[str, Any] = dict(dj_database_url.parse(url))
+    except ValueError as error:
+        raise ImproperlyConfigured(f"DATABASE_URL is not a database address: {error}") from error
+    # ASGI serves requests from several threads; a connection per request is
+    # the safe choice there.
+    config["CONN_MAX_AGE"] = 0
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config["OPTIONS"] = {
+            # Take the write lock when a transaction starts, so that writers
+            # queue up instead of failing with "database is locked" when a
+            # read lock cannot be upgraded; WAL lets readers go on meanwhile.
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL;",
+        }
+    return config
+
+
+def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
+    """channels_redis when REDIS_URL is set, otherwise the in-memory layer of one process."""
+    url = env.get("REDIS_URL", "").strip()
+    if not url:
+        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [url]},
+        }
+    }

@@ -1,0 +1,14 @@
+"""The site's URLs: home, accounts, matches and the admin."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import TemplateView
+
+urlpatterns = [
+    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("accounts/", include("accounts.urls")),
+    path("matches/", include("games.urls")),
+    path("admin/", admin.site.urls),
+]
