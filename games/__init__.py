@@ -1,0 +1,1 @@
+"""Matches of Baloot: the event log, the services that write it, and their pages."""

@@ -1,0 +1,171 @@
+"""Staff pages for matches: read-only logs, verification and aborting.
+
+Matches change only through ``games.services``, so every page here is read
+only; events in particular can never be added, edited or deleted.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from games import services
+from games.errors import ServiceError
+from games.event_log import first_inconsistency
+from games.models import Event, Match, Seat
+
+
+class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
+    """An inline that shows rows and never adds, changes or deletes them."""
+
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("number", "user", "is_bot", "away", "missed_turns")
+    readonly_fields = fields
+
+
+class EventInline(ReadOnlyInline):
+    model = Event
+    fields = ("seq", "kind", "actor_seat", "auto", "created_at", "shown_payload")
+    readonly_fields = fields
+    ordering = ("seq",)
+
+    @admin.display(description=_("payload"))
+    def shown_payload(self, event: Event) -> str:
+        """The payload as JSON, without the deck and seed of a deal still being played."""
+        payload = event.payload
+        if event.kind == Event.Kind.DEAL and _deal_in_progress(event):
+            deal = payload["deal"]
+            payload = {"deal": {"dealer": deal["dealer"], "commitment": deal["commitment"]}}
+        return json.dumps(payload, ensure_ascii=False)
+
+
+def _deal_in_progress(event: Event) -> bool:
+    """True for the deal event of a running match's current deal, whose cards are secret."""
+    return (
+        event.match.status == Match.Status.PLAYING
+        and not Event.objects.filter(
+            match_id=event.match_id, kind=Event.Kind.DEAL, seq__gt=event.seq
+        ).exists()
+    )
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = (
+        "__str__",
+        "mode",
+        "status",
+        "players",
+        "score_a",
+        "score_b",
+        "winner",
+        "imported",
+        "created_at",
+    )
+    list_filter = ("status", "mode", "created_at", "is_private", "imported")
+    search_fields = ("=id", "seats__user__username")
+    date_hierarchy = "created_at"
+    readonly_fields = (
+        "mode",
+        "status",
+        "play_timer",
+        "is_private",
+        "creator",
+        "imported",
+        "first_dealer",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "seq",
+        "score_a",
+        "score_b",
+        "winner",
+    )
+    fields = readonly_fields
+    inlines = (SeatInline, EventInline)
+    actions = ("verify", "abort")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
+        return super().get_queryset(request).prefetch_related("seats__user")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_abort_permission(self, request: HttpRequest) -> bool:
+        """Aborting is a change, so it needs the change permission on matches."""
+        return request.user.has_perm("games.change_match")
+
+    @admin.display(description=_("players"))
+    def players(self, match: Match) -> str:
+        return ", ".join(seat.occupant_label for seat in match.seats.all())
+
+    @admin.action(description=_("Verify the selected matches (replay their logs)"))
+    def verify(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        clean = 0
+        for match in queryset.order_by("pk"):
+            problem = first_inconsistency(match)
+            if problem is None:
+                clean += 1
+            else:
+                self.message_user(
+                    request,
+                    _("%(match)s is inconsistent. %(problem)s")
+                    % {"match": match, "problem": problem},
+                    messages.ERROR,
+                )
+        if clean:
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)d match replays consistently.",
+                    "%(count)d matches replay consistently.",
+                    clean,
+                )
+                % {"count": clean},
+                messages.SUCCESS,
+            )
+
+    @admin.action(description=_("Abort the selected matches"), permissions=["abort"])
+    def abort(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        aborted = 0
+        for match in queryset.order_by("pk"):
+            try:
+                services.abort_match(match)
+            except ServiceError as error:
+                self.message_user(request, f"{match}: {error}", messages.WARNING)
+            else:
+                aborted += 1
+        if aborted:
+            self.message_user(
+                request,
+                ngettext("%(count)d match aborted.", "%(count)d matches aborted.", aborted)
+                % {"count": aborted},
+                messages.SUCCESS,
+            )
