@@ -1,0 +1,1 @@
+"""Sign-up, log-in, password change and the player's profile."""

@@ -1,0 +1,116 @@
+"""Accounts pages: sign up, log in and out, change password, profile."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse_lazy
+from django.utils.translation import gettext_lazy as _
+from django.views.generic import FormView, TemplateView
+
+from accounts.forms import SignUpForm
+from games.models import Match, Seat
+
+
+class SignUpView(FormView):  # type: ignore[type-arg]
+    """Create an account and log straight in."""
+
+    form_class = SignUpForm
+    template_name = "accounts/signup.html"
+    success_url = reverse_lazy("accounts:profile")
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return redirect("accounts:profile")
+        return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form: SignUpForm) -> HttpResponse:
+        user = form.save()
+        login(self.request, user)
+        messages.success(
+            self.request,
+            _("Welcome, %(name)s! Your account is ready.") % {"name": user.get_username()},
+        )
+        return super().form_valid(form)
+
+
+class LoginView(auth_views.LoginView):
+    """Log in; someone already logged in goes to their profile."""
+
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+
+class LogoutView(auth_views.LogoutView):
+    """Log out (POST only) and say so on the next page."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        messages.info(request, _("You have logged out. See you at the table!"))
+        return response
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Change the password, keeping the player logged in."""
+
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:profile")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        messages.success(self.request, _("Your password has been changed."))
+        return response
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One line of the profile's match list, seen from the player's seat."""
+
+    match: Match
+    seat: Seat
+
+    @property
+    def us(self) -> int:
+        """The score of the player's team."""
+        return self.match.score_a if self.seat.team == "A" else self.match.score_b
+
+    @property
+    def them(self) -> int:
+        """The score of the other team."""
+        return self.match.score_b if self.seat.team == "A" else self.match.score_a
+
+    @property
+    def won(self) -> bool | None:
+        """True or False once the match has a winner, None before."""
+        if self.match.winner is None:
+            return None
+        return self.match.winner == self.seat.team
+
+
+class ProfileView(LoginRequiredMixin, TemplateView):
+    """The player's record and the matches they sat in."""
+
+    template_name = "accounts/profile.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        user = self.request.user
+        counted = Match.objects.counted()
+        seats = (
+            Seat.objects.filter(user=user)
+            .select_related("match")
+            .order_by("-match__created_at", "-match__id")
+        )
+        context.update(
+            played=counted.involving(user).count(),
+            won=counted.won_by(user).count(),
+            rows=[MatchRow(seat.match, seat) for seat in seats],
+        )
+        return context
