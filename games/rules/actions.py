@@ -30,7 +30,7 @@ def check_shape(action: Any) -> str:
     verbs = [key for key in action if key in VERBS]
     if len(verbs) != 1:
         raise MalformedAction("An action needs exactly one verb")
-    verb = verbs[0]
+    verb = str(verbs[0])
     companion = _COMPANIONS.get(verb)
     for key in action:
         if key not in ("seat", "auto", "at", verb) and key != companion:

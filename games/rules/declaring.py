@@ -19,7 +19,8 @@ KING, QUEEN = 6, 5
 def legal(st: State) -> list[dict[str, Any]]:
     """Every valid declaration list of the seat to act, ``[]`` included."""
     seat = st.turn
-    assert seat is not None and st.contract is not None
+    assert seat is not None
+    assert st.contract is not None
     hand = st.hands[seat - 1]
     return [
         {"seat": seat, "declare": [describe(p) for p in option]}

@@ -43,7 +43,7 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     assert contract is not None
     call = action["double"]
     if call == "pass":
-        st.calls = st.calls + ((seat, "pass"),)
+        st.calls = (*st.calls, (seat, "pass"))
         st.pending = st.pending[1:]
         if st.pending:
             st.turn = st.pending[0]
@@ -60,13 +60,13 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
             raise InvalidDouble("Only Hokum calls are open or locked")
         st.multiplier = 2
         st.first_doubler = seat
-        st.calls = st.calls + ((seat, call),)
+        st.calls = (*st.calls, (seat, call))
         start_declaring(st)
         return
     if call == "gahwa":
         st.gahwa = True
         st.lock = False  # D15: Gahwa is always open.
-        st.calls = st.calls + ((seat, call),)
+        st.calls = (*st.calls, (seat, call))
         start_declaring(st)
         return
     if "lock" not in action:
@@ -76,7 +76,7 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     st.multiplier = st.double_step + 2
     st.lock = action["lock"]
     st.double_step += 1
-    st.calls = st.calls + ((seat, call),)
+    st.calls = (*st.calls, (seat, call))
     # D14: the other team is asked next, in turn order after the caller.
     st.pending = ((seat) % 4 + 1, (seat + 2) % 4 + 1)
     st.turn = st.pending[0]

@@ -136,7 +136,8 @@ def start_deal(state: State, deck: Sequence[str]) -> State:
 def legal_actions(state: State) -> list[dict[str, Any]]:
     """Every legal action of the seat to act, in notation form."""
     module = _MODULES.get(state.phase)
-    return module.legal(state) if module else []
+    actions: list[dict[str, Any]] = module.legal(state) if module else []
+    return actions
 
 
 def forced_action(state: State) -> dict[str, Any]:
@@ -145,7 +146,8 @@ def forced_action(state: State) -> dict[str, Any]:
     module = _MODULES.get(state.phase)
     if module is None:
         raise WrongPhase("Nobody is to act")
-    return module.forced(state)
+    forced: dict[str, Any] = module.forced(state)
+    return forced
 
 
 def apply(state: State, action: Mapping[str, Any]) -> State:
@@ -181,7 +183,7 @@ def _apply(state: State, action: Mapping[str, Any], verb: str) -> State:
     st = state.copy()
     record = dict(action)
     _MODULES[phase].step(st, seat, verb, record)
-    st.deal_actions = state.deal_actions + (record,)
+    st.deal_actions = (*state.deal_actions, record)
     if st.outcome is not None:
         end_deal(st)
     return st

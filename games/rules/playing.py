@@ -13,8 +13,8 @@ from .cards import (
     SUIT_NAMES,
     TRUMP_POINTS,
     TRUMP_STRENGTH,
-    cards_of,
     card_points,
+    cards_of,
     strength,
 )
 from .errors import (
@@ -117,7 +117,7 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     hands = list(st.hands)
     hands[seat - 1] = hand & ~(1 << card)
     st.hands = (hands[0], hands[1], hands[2], hands[3])
-    trick = st.trick + ((seat, card),)
+    trick = (*st.trick, (seat, card))
     if len(trick) < 4:
         st.trick = trick
         st.turn = seat % 4 + 1
@@ -143,7 +143,7 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     scored = list(st.points)
     scored[team] += points
     st.points = (scored[0], scored[1])
-    st.tricks = st.tricks + ((st.leader, trick, winner),)
+    st.tricks = (*st.tricks, (st.leader, trick, winner))
     st.trick = ()
     st.leader = winner
     st.turn = winner
@@ -168,7 +168,9 @@ def _claim(st: State, seat: int) -> None:
     if st.trick:
         raise InvalidSawa("Sawa is claimed at your turn to lead")
     if not can_claim(st.hands, seat, st.trump, st.lock):
-        raise InvalidSawa("Sawa needs a hand that wins every remaining trick whatever the others play")
+        raise InvalidSawa(
+            "Sawa needs a hand that wins every remaining trick whatever the others play"
+        )
     trump = st.trump
     remaining = 0
     for hand in st.hands:

@@ -7,6 +7,8 @@ Runs follow the natural order 7 8 9 T J Q K A in one suit (D19).
 
 from __future__ import annotations
 
+import itertools
+
 from .cards import CARD_STR, rank_of
 from .errors import InvalidDeclaration
 
@@ -25,7 +27,7 @@ ACE = 7
 def is_run(cards: tuple[int, ...]) -> bool:
     """True when the cards are consecutive in natural order in one suit."""
     return len({c >> 3 for c in cards}) == 1 and all(
-        b - a == 1 for a, b in zip(cards, cards[1:])
+        b - a == 1 for a, b in itertools.pairwise(cards)
     )
 
 
@@ -106,7 +108,7 @@ def check_declaration(projects: list[Project], hand: int, sun: bool) -> None:
         if len(set(cards)) != len(cards):
             raise InvalidDeclaration("A card may serve one project only")
         _check_shape(kind, cards, sun)
-        for other_kind, other_cards in chosen:
+        for _other_kind, other_cards in chosen:
             if set(cards) & set(other_cards):
                 raise InvalidDeclaration("A card may serve one project only")
             if is_run(cards) and is_run(other_cards) and _touches(cards, other_cards):

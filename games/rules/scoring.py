@@ -42,7 +42,7 @@ def end_deal(st: State) -> None:
     if outcome in ("redeal", "all_passed"):
         _record(st, RoundResult(
             dealer=st.dealer,
-            outcome=outcome,  # type: ignore[arg-type]
+            outcome=str(outcome),
             contract=None,
             card_points=(0, 0),
             projects=((), ()),
@@ -164,7 +164,7 @@ def _score_played(st: State) -> None:
 
 
 def _record(st: State, result: RoundResult, winner: str | None) -> None:
-    st.results = st.results + (result,)
+    st.results = (*st.results, result)
     st.winner = winner
     st.turn = None
     st.phase = Phase.MATCH_OVER if winner else Phase.ROUND_OVER

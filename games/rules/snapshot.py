@@ -59,11 +59,11 @@ def restore(data: dict[str, Any]) -> State:
             dealer=r["dealer"],
             outcome=r["outcome"],
             contract=r["contract"],
-            card_points=tuple(r["card_points"]),  # type: ignore[arg-type]
-            projects=tuple(tuple(tuple(p) for p in side) for side in r["projects"]),  # type: ignore[arg-type]
-            baloot=tuple(r["baloot"]),  # type: ignore[arg-type]
-            points=tuple(r["points"]),  # type: ignore[arg-type]
-            score=tuple(r["score"]),  # type: ignore[arg-type]
+            card_points=tuple(r["card_points"]),
+            projects=_projects(r["projects"]),
+            baloot=tuple(r["baloot"]),
+            points=tuple(r["points"]),
+            score=tuple(r["score"]),
             details=r["details"],
         )
         for r in data["results"]
@@ -81,3 +81,10 @@ def restore(data: dict[str, Any]) -> State:
     )
     st.deal_actions = tuple(data["deal_actions"])
     return st
+
+
+def _projects(
+    sides: list[list[list[Any]]],
+) -> tuple[tuple[tuple[int, str, int], ...], tuple[tuple[int, str, int], ...]]:
+    a, b = (tuple((int(s), str(k), int(v)) for s, k, v in side) for side in sides)
+    return a, b

@@ -45,7 +45,7 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
         "bid_round": state.bid_round if dealt else None,
         "score": state.score,
         "winner": state.winner,
-        "hand": [CARD_STR[c] for c in sort_hand(state.hands[seat - 1], trump)] if seat and dealt else [],
+        "hand": _hand(state, seat, trump) if seat and dealt else [],
         "hand_counts": {str(s): state.hands[s - 1].bit_count() for s in range(1, 5)},
         "faceup": CARD_STR[state.faceup] if phase is Phase.BIDDING else None,
         "bids": [_public_bid(a) for a in state.deal_actions if "bid" in a or "redeal" in a],
@@ -69,6 +69,10 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
         "legal": legal_actions(state) if seat is not None and seat == state.turn else [],
     }
     return view
+
+
+def _hand(state: State, seat: int, trump: int) -> list[str]:
+    return [CARD_STR[c] for c in sort_hand(state.hands[seat - 1], trump)]
 
 
 def _public_bid(action: dict[str, Any]) -> dict[str, Any]:

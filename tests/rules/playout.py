@@ -98,17 +98,20 @@ def check_cards(state: State) -> None:
         held |= 1 << c
     count += len(played)
     if state.phase is Phase.BIDDING:
-        rest = (state.faceup,) + state.deck[21:]
+        rest = (state.faceup, *state.deck[21:])
         for c in rest:
             held |= 1 << c
         count += len(rest)
-    assert count == 32 and held == (1 << 32) - 1, "cards lost or doubled"
+    assert count == 32, "cards lost or doubled"
+    assert held == (1 << 32) - 1, "cards lost or doubled"
     sizes = {h.bit_count() for h in state.hands}
     if state.phase is not Phase.PLAYING:
         assert sizes == ({5} if state.phase is Phase.BIDDING else {8})
 
 
-def illegal_samples(state: State, rng: random.Random, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def illegal_samples(
+    state: State, rng: random.Random, legal: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     seat = state.turn
     assert seat is not None
     candidates: list[dict[str, Any]] = [
@@ -147,7 +150,8 @@ def check_deal_end(state: State, recorder: Recorder, previous_score: tuple[int, 
         base = 162 if result.contract["type"] == "hokum" else 130
         assert total in (base, base + 90), total
         assert (total == base + 90) == (result.details["sweep"] is not None)
-    assert state.score_a >= previous_score[0] and state.score_b >= previous_score[1]
+    assert state.score_a >= previous_score[0]
+    assert state.score_b >= previous_score[1]
 
 
 def choose(rng: random.Random, legal: list[dict[str, Any]], cautious: bool) -> dict[str, Any]:
@@ -182,7 +186,8 @@ def play_match(seed: int, thorough: bool = True) -> State:
             state = start_deal(state, deck)
             deals_done = len(state.results)
         legal = legal_actions(state)
-        assert legal and all(a["seat"] == state.turn for a in legal)
+        assert legal
+        assert all(a["seat"] == state.turn for a in legal)
         if thorough:
             check_cards(state)
             check_no_leak(state)
