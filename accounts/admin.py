@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from games.models import Seat
 
 
-class PlayerSeatInline(admin.TabularInline):  # type: ignore[type-arg]
+class PlayerSeatInline(admin.TabularInline):
     """The seats a player held, one per match, read only."""
 
     model = Seat
@@ -63,7 +63,7 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
+class PlayerAdmin(UserAdmin):
     """Django's user admin plus the player's matches."""
 
     inlines = (PlayerSeatInline,)

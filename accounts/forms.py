@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
 
-class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+class SignUpForm(UserCreationForm):
     """A username and a password checked by the site's password validators."""
 
-    class Meta(UserCreationForm.Meta):
+    class Meta:
         model = User
         fields = ("username",)
+        field_classes = {"username": UsernameField}
         help_texts = {
             "username": _("Shown at the table. Letters, digits and @/./+/-/_ only."),
         }

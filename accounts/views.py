@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
 from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
@@ -19,14 +20,14 @@ from accounts.forms import SignUpForm
 from games.models import Match, Seat
 
 
-class SignUpView(FormView):  # type: ignore[type-arg]
+class SignUpView(FormView):
     """Create an account and log straight in."""
 
     form_class = SignUpForm
     template_name = "accounts/signup.html"
     success_url = reverse_lazy("accounts:profile")
 
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.user.is_authenticated:
             return redirect("accounts:profile")
         return super().dispatch(request, *args, **kwargs)
@@ -101,7 +102,8 @@ class ProfileView(LoginRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        user = self.request.user
+        # LoginRequiredMixin has turned anonymous visitors away.
+        user = cast(User, self.request.user)
         counted = Match.objects.counted()
         seats = (
             Seat.objects.filter(user=user)

@@ -21,7 +21,7 @@ from games.event_log import first_inconsistency
 from games.models import Event, Match, Seat
 
 
-class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
+class ReadOnlyInline(admin.TabularInline):
     """An inline that shows rows and never adds, changes or deletes them."""
 
     extra = 0
@@ -71,7 +71,7 @@ def _deal_in_progress(event: Event) -> bool:
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class MatchAdmin(admin.ModelAdmin):
     list_display = (
         "__str__",
         "mode",

@@ -260,14 +260,14 @@ def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> 
     """
     _require_user(user)
     fields = clean_action(action)
-    _check_expected_seq(expected_seq)
+    seen = _check_expected_seq(expected_seq)
     with transaction.atomic():
         locked = _lock(match)
         _require_running(locked)
         seat = _own_seat(locked, user)
         if fields.get("seat", seat.number) != seat.number:
             raise NotYourSeat()
-        outcome = _record(locked, _payload(seat.number, fields, auto=False), expected_seq)
+        outcome = _record(locked, _payload(seat.number, fields, auto=False), seen)
         if seat.away or seat.missed_turns:
             # Acting for oneself is coming back to the table.
             seat.away = False
@@ -293,14 +293,14 @@ def submit_as_seat(
     _check_seat_number(seat_number)
     auto = auto or action.get("auto") is True
     fields = clean_action({k: v for k, v in action.items() if k not in SERVER_FIELDS})
-    _check_expected_seq(expected_seq)
+    seen = _check_expected_seq(expected_seq)
     if fields.get("seat", seat_number) != seat_number:
         raise NotYourSeat()
     payload = _payload(seat_number, fields, auto=auto)
     with transaction.atomic():
         locked = _lock(match)
         _require_running(locked)
-        return _record(locked, payload, expected_seq)
+        return _record(locked, payload, seen)
 
 
 def abort_match(match: MatchRef) -> Match:
@@ -463,10 +463,11 @@ def _check_seat_number(number: object) -> None:
         raise InvalidSeat()
 
 
-def _check_expected_seq(expected_seq: object) -> None:
-    """Raises MalformedAction unless ``expected_seq`` is an event number."""
-    if type(expected_seq) is not int or expected_seq < 0:
+def _check_expected_seq(expected_seq: object) -> int:
+    """``expected_seq`` as an event number; raises MalformedAction for anything else."""
+    if not isinstance(expected_seq, int) or type(expected_seq) is bool or expected_seq < 0:
         raise MalformedAction(_("The move number you saw must be a whole number."))
+    return expected_seq
 
 
 def _payload(seat: int, fields: dict[str, Any], *, auto: bool) -> dict[str, Any]:

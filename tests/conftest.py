@@ -1,0 +1,61 @@
+"""Test-suite wide rules: which tests use the database, and what a missing service means.
+
+Tests that need PostgreSQL (marker ``postgres``) or Redis (marker ``redis``)
+fail when CI=true and the service is missing, and are skipped with the reason
+elsewhere. Every test that touches the database gets the ``database`` marker,
+so that ``scripts/test.sh`` can run exactly those again on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from urllib.parse import urlsplit
+
+import pytest
+
+DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequences"})
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        uses_database = item.get_closest_marker("django_db") is not None or bool(
+            DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+        )
+        if uses_database:
+            item.add_marker(pytest.mark.database)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("postgres") is not None:
+        from django.db import connection
+
+        if connection.vendor != "postgresql":
+            service_missing("PostgreSQL is needed: DATABASE_URL does not point at PostgreSQL")
+    if item.get_closest_marker("redis") is not None:
+        url = redis_url()
+        if not reachable(url):
+            service_missing(f"Redis is needed: nothing answers at {url}")
+
+
+def service_missing(reason: str) -> None:
+    """Fail under CI=true, where every service must be there; skip elsewhere."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI=true requires it)", pytrace=False)
+    pytest.skip(f"{reason}; service unavailable here, so skipped (CI=true would fail)")
+
+
+def redis_url() -> str:
+    """The Redis the Redis tests use: REDIS_URL, or the local default."""
+    return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+
+
+def reachable(url: str) -> bool:
+    """True when something accepts TCP connections at the URL's host and port."""
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379), 3):
+            return True
+    except OSError:
+        return False
