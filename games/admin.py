@@ -159,7 +159,11 @@ class MatchAdmin(admin.ModelAdmin):
             try:
                 services.abort_match(match)
             except ServiceError as error:
-                self.message_user(request, f"{match}: {error}", messages.WARNING)
+                self.message_user(
+                    request,
+                    _("%(match)s: %(error)s") % {"match": match, "error": error},
+                    messages.WARNING,
+                )
             else:
                 aborted += 1
         if aborted:
