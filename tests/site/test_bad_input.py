@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -205,7 +206,8 @@ def test_card_not_in_hand(table: Table, unchanged):
         table.act({"declare": []})
     seat = table.turn
     hand = set(rules.view_for(table.state, seat)["hand"])
-    foreign = next(card for card in rules.CARD_STR if card not in hand)
+    all_cards = rules.random_deck(random.Random(0))
+    foreign = next(card for card in all_cards if card not in hand)
     with unchanged(table.outcome.match), pytest.raises(errors.IllegalMove) as refused:
         services.submit(
             table.players[seat], table.outcome.match, {"play": foreign}, table.outcome.seq
