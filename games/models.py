@@ -94,6 +94,9 @@ class Match(models.Model):
         related_name="created_matches",
     )
     imported = models.BooleanField(_("imported"), default=False)
+    # An imported match keeps its document's "players" and unknown top-level
+    # keys here, so that exporting it gives the same document back.
+    notation_header = models.JSONField(_("notation header"), default=dict, blank=True)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
@@ -219,7 +222,8 @@ class Event(models.Model):
     )
     seq = models.PositiveIntegerField(_("sequence number"))
     kind = models.CharField(_("kind"), max_length=8, choices=Kind)
-    # A notation action (notation.md) or {"deal": {dealer, deck, seed, commitment}}.
+    # A notation action (notation.md) or {"deal": {dealer, deck, seed, commitment}};
+    # an imported deal keeps its document's own round keys beside dealer and deck.
     payload = models.JSONField(_("payload"))
     # Lets a later format change upgrade old payloads on load.
     payload_version = models.PositiveSmallIntegerField(_("payload version"), default=1)
