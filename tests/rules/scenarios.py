@@ -293,13 +293,19 @@ def replay(doc: Mapping[str, Any], allow_unfinished: bool = False) -> Any:
     )
 
 
-def freeze(value: Any) -> Any:
-    """A hashable, order-free form of an action (declaration lists are sets)."""
+def canon(value: Any) -> str:
+    """A canonical text for a JSON value, lists taken without order."""
     if isinstance(value, dict):
-        return frozenset((k, freeze(v)) for k, v in value.items())
+        return "{" + ",".join(f"{k!r}:{canon(v)}" for k, v in sorted(value.items())) + "}"
     if isinstance(value, list):
-        return frozenset(freeze(v) for v in value)
-    return value
+        return "[" + ",".join(sorted(canon(v) for v in value)) + "]"
+    return repr(value)
+
+
+def freeze(value: Any) -> Any:
+    """A hashable, order-free form of an action (lists compared as multisets:
+    a project declared twice stays twice)."""
+    return canon(value)
 
 
 def legal(state: Any) -> set[Any]:
