@@ -1,4 +1,4 @@
-"""The site's URLs: home, accounts, matches and the admin."""
+"""The site's URLs: home, accounts, the lobby and live tables, matches and the admin."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from django.views.generic import TemplateView
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("accounts/", include("accounts.urls")),
+    path("", include("games.play_urls")),
     path("matches/", include("games.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,11 +1,11 @@
-"""WebSocket routes of the games app, mounted by ``baloot_site.asgi``.
-
-The live table's consumer (one socket per table page) is added here; until
-then the site has no WebSocket endpoint and every socket is refused.
-"""
+"""WebSocket routes of the games app, mounted by ``baloot_site.asgi``."""
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from games.consumers import TableConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/match/<int:match_id>/", TableConsumer.as_asgi()),
+]

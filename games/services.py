@@ -54,6 +54,7 @@ __all__ = [
     "create_match",
     "leave_seat",
     "load_state",
+    "play_with_bots",
     "remove_bot",
     "start_match",
     "submit",
@@ -249,6 +250,21 @@ def start_match(user: Any, match: MatchRef) -> Outcome:
         _project(locked, state)
         announce_on_commit(locked.pk, locked.seq)
     return Outcome(locked, state)
+
+
+def play_with_bots(
+    user: Any, *, mode: str = Match.Mode.CLASSIC, play_timer: int = 15
+) -> Outcome:
+    """A new table with ``user`` in seat 1 and bots in the others, started at once.
+
+    One transaction, so a failure leaves no half-built table behind. Raises
+    NotAllowed, InvalidSetting.
+    """
+    with transaction.atomic():
+        match = create_match(user, mode=mode, play_timer=play_timer, seat=1)
+        for number in (2, 3, 4):
+            add_bot(user, match, number)
+        return start_match(user, match)
 
 
 def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> Outcome:

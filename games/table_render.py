@@ -1,0 +1,197 @@
+"""Rendering the live table for one user: the page, the htmx responses and the pushes.
+
+Views and the WebSocket consumer all come here, so a seat gets the same
+HTML whichever way it asks. What a user sees is decided by
+``rules.view_for`` for their own seat (or ``None`` for a spectator);
+everything else added here is public: who sits where, the table's
+settings, and the event number the picture belongs to.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import rules
+from games.event_log import load_state
+from games.models import Match, Seat
+from games.table_context import SeatInfo, Table, build_table
+from games.views import may_view
+
+logger = logging.getLogger(__name__)
+
+TEMPLATE = "games/table.html"
+# Loading reads the match row and then its events; a commit in between would
+# pair a state with the wrong event number, so the read is retried.
+CONSISTENT_READ_ATTEMPTS = 5
+
+
+@dataclass(frozen=True)
+class WaitingSeat:
+    """A chair of a table that has not started yet."""
+
+    number: int
+    team: str
+    name: str
+    is_bot: bool
+    is_empty: bool
+    is_me: bool
+    partner: int
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A match, its engine state and its seats, read at one event number."""
+
+    match: Match
+    state: rules.State
+    seats: dict[int, Seat]
+
+    @property
+    def seq(self) -> int:
+        """The event number the state belongs to."""
+        return self.match.seq
+
+
+def read_match(match_id: int) -> Snapshot:
+    """The match's state together with the event number it belongs to.
+
+    Raises Match.DoesNotExist.
+    """
+    for _attempt in range(CONSISTENT_READ_ATTEMPTS):
+        match = Match.objects.get(pk=match_id)
+        state = load_state(match)
+        seq_after = Match.objects.filter(pk=match_id).values_list("seq", flat=True).get()
+        if seq_after == match.seq:
+            break
+    else:
+        # A very busy table: the state may be a move ahead of its number,
+        # which only makes the next action from this picture look stale.
+        logger.info("match %s kept moving while being read", match_id)
+    seats = {seat.number: seat for seat in Seat.objects.filter(match=match).select_related("user")}
+    return Snapshot(match, state, seats)
+
+
+def seat_of(snapshot: Snapshot, user: Any) -> Seat | None:
+    """The seat ``user`` holds at the table, if any."""
+    pk = getattr(user, "pk", None)
+    return next((s for s in snapshot.seats.values() if pk is not None and s.user_id == pk), None)
+
+
+def may_watch(snapshot: Snapshot, user: Any, invite: str = "") -> bool:
+    """True when ``user`` may open the table: the same rule as the match page."""
+    return may_view(snapshot.match, user, list(snapshot.seats.values()), invite)
+
+
+def seat_name(seat: Seat) -> str:
+    """How a seat is called at the table; bots get their seat number to tell them apart."""
+    if seat.is_bot:
+        return _("Bot %(number)s") % {"number": seat.number}
+    return seat.occupant_label
+
+
+def table_for(snapshot: Snapshot, user: Any) -> Table:
+    """The printable table for ``user``: their seat's view, or a spectator's."""
+    mine = seat_of(snapshot, user)
+    view = rules.view_for(snapshot.state, mine.number if mine else None)
+    seats = {
+        n: SeatInfo(seat_name(seat), is_bot=seat.is_bot, away=seat.away)
+        for n, seat in snapshot.seats.items()
+    }
+    return build_table(
+        view, seats, seq=snapshot.seq, deadline=match_deadline(snapshot.match), now=timezone.now()
+    )
+
+
+def match_deadline(match: Match) -> Any:
+    """When the seat to act is timed out, if the table keeps a deadline."""
+    return getattr(match, "deadline", None)
+
+
+def waiting_room(snapshot: Snapshot, user: Any) -> list[WaitingSeat]:
+    """The four chairs of a table waiting for players."""
+    mine = seat_of(snapshot, user)
+    return [
+        WaitingSeat(
+            number=n,
+            team="A" if n % 2 else "B",
+            name=seat_name(seat) if not seat.is_empty else "",
+            is_bot=seat.is_bot,
+            is_empty=seat.is_empty,
+            is_me=mine is not None and mine.number == n,
+            partner=(n + 1) % 4 + 1,
+        )
+        for n, seat in sorted(snapshot.seats.items())
+    ]
+
+
+def table_context(
+    snapshot: Snapshot, user: Any, *, invite: str = "", error: str = "", oob: bool = False
+) -> dict[str, Any]:
+    """The template context of the table region for ``user``."""
+    match = snapshot.match
+    mine = seat_of(snapshot, user)
+    member = mine is not None or match.creator_id == getattr(user, "pk", None)
+    valid_invite = bool(invite) and secrets.compare_digest(invite, match.invite_token)
+    context: dict[str, Any] = {
+        "match": match,
+        "seq": snapshot.seq,
+        "my_seat": mine,
+        "member": member,
+        "invite": invite if valid_invite else "",
+        "error": error,
+        "oob": oob,
+        "urls": _urls(match.pk),
+    }
+    if match.status == Match.Status.WAITING:
+        seats = waiting_room(snapshot, user)
+        context.update(
+            waiting=seats,
+            full=all(not s.is_empty for s in seats),
+            may_sit=mine is None and (not match.is_private or member or valid_invite),
+            invite_url=_invite_url(match) if member and match.is_private else "",
+        )
+    elif snapshot.seq:
+        context["t"] = table_for(snapshot, user)
+    return context
+
+
+def render_table(
+    snapshot: Snapshot,
+    user: Any,
+    *,
+    request: Any = None,
+    invite: str = "",
+    error: str = "",
+    oob: bool = False,
+) -> str:
+    """The table region's HTML for ``user`` (an out-of-band swap when ``oob``)."""
+    context = table_context(snapshot, user, invite=invite, error=error, oob=oob)
+    return render_to_string(f"{TEMPLATE}#table", context, request=request)
+
+
+def _urls(match_id: int) -> dict[str, str]:
+    args = [match_id]
+    return {
+        "page": reverse("play:table", args=args),
+        "act": reverse("play:act", args=args),
+        "sit": reverse("play:sit", args=args),
+        "leave": reverse("play:leave", args=args),
+        "bot": reverse("play:bot", args=args),
+        "start": reverse("play:start", args=args),
+        "back": reverse("play:back", args=args),
+        "socket": f"/ws/match/{match_id}/",
+        "history": reverse("games:detail", args=args),
+        "lobby": reverse("play:lobby"),
+    }
+
+
+def _invite_url(match: Match) -> str:
+    return f"{reverse('play:table', args=[match.pk])}?invite={match.invite_token}"
