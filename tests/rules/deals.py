@@ -7,7 +7,7 @@ Hands are by position: P1 is the seat after the dealer, P4 the dealer.
 
 from __future__ import annotations
 
-from .scenarios import Action, Deal, bid, call, deal
+from .scenarios import Action, Deal, bid, call, deal, declarations, plays, sweep_tricks
 
 # --- Sun "blocks": every hand holds two cards of each suit, so every trick is
 # four cards of one suit and every seat follows. P1 bids Sun and takes the 9H.
@@ -175,3 +175,11 @@ def hokum_by_p1(d: Deal, *calls: Action) -> list[Action]:
     else:
         actions += [call(d.seat(2), "pass"), call(d.seat(4), "pass")]
     return actions
+
+
+def b_sweeps_sun(project: tuple[str, str]) -> tuple[Deal, list[Action]]:
+    """Dealer 1: P1 (seat 2, team B) bids Sun, declares ``project`` and takes
+    every trick: 220 card points + the project. In Quick mode a Fifty puts B
+    at 52 + 270 / 5 = 106."""
+    d = sweep_deal(dealer=1)
+    return d, [bid(2, "sun"), *declarations(1, {2: [project]}), *plays(d, sweep_tricks(d))]
