@@ -300,3 +300,27 @@ def test_d12_doubling_call_is_not_a_bid() -> None:
     """D8-D12: a multiplier call during bidding is refused."""
     with pytest.raises(rules.IllegalAction):
         rules.apply(start(sun_blocks()), call(1, "double", True))
+
+
+def test_d11_ashkal_reply_answered_by_the_hokum_bidder() -> None:
+    """D10 + D11: P2 bids Hokum, P3 replies Ashkal: the seat just before P3
+    is P2, the Hokum bidder itself, who answers Sun or Pass; its Sun makes
+    it the Sun bidder."""
+    state = run(start(sun_blocks()), [bid(1, "pass"), bid(2, "hokum"), bid(3, "ashkal")])
+    assert legal(state) == bids(2, "sun", "pass")
+    state = rules.apply(state, bid(2, "sun"))
+    assert contract(state)["type"] == "sun"
+    assert contract(state)["bidder"] == 2
+    assert "9H" in hand(state, 2)
+
+
+def test_d11_ashkal_reply_by_p4_to_p3s_hokum_passed() -> None:
+    """D10 + D11: P3's Hokum, P4 replies Ashkal, P3 (just before P4) passes:
+    Ashkal with P4 as bidder; P2 takes the face-up card."""
+    actions = [bid(1, "pass"), bid(2, "pass"), bid(3, "hokum"), bid(4, "ashkal")]
+    state = run(start(sun_blocks()), actions)
+    assert legal(state) == bids(3, "sun", "pass")
+    state = rules.apply(state, bid(3, "pass"))
+    assert contract(state)["type"] == "ashkal"
+    assert contract(state)["bidder"] == 4
+    assert "9H" in hand(state, 2)

@@ -375,3 +375,34 @@ def test_d29_gahwa_ends_the_match_no_further_deal() -> None:
     with pytest.raises(rules.NotationError) as caught:
         replay(doc, allow_unfinished=True)
     assert (caught.value.round, caught.value.action) == (2, 0)
+
+
+def test_d13_hokum_bidder_switching_to_sun_in_round_one_can_be_doubled() -> None:
+    """D10 + D13: X's switch to Sun is a Sun contract made in the first
+    bidding round, so defenders above 100 may double it."""
+    d = sun_blocks(dealer=2)
+    actions = [bid(3, "hokum"), bid(4, "pass"), bid(1, "pass"), bid(2, "pass"), bid(3, "sun")]
+    state = run(start(d, state=after_b_sweep(FIFTY)), actions)
+    assert state.phase == rules.Phase.DOUBLING
+    assert legal(state) == frozen([{"seat": 4, "double": "double"}, {"seat": 4, "double": "pass"}])
+
+
+def test_d13_sun_double_asked_after_the_bidder_wrapping_round() -> None:
+    """D13: defenders in turn order starting after the bidder: dealer 1, seat
+    4 (P3, team B) bids Sun; A (106 after a Sun sweep with a Fifty) is asked
+    from seat 1 (the dealer), not seat 3."""
+    d0 = sweep_deal(dealer=4)
+    first = [bid(1, "sun"), *declarations(4, {1: [FIFTY]}), *plays(d0, sweep_tricks(d0))]
+    state = run(start(d0, mode="quick"), first)
+    assert state.score == {"A": 106, "B": 52}
+    d = sun_blocks(dealer=1)
+    state = run(start(d, state=state), [bid(2, "pass"), bid(3, "pass"), bid(4, "sun")])
+    assert legal(state) == frozen([{"seat": 1, "double": "double"}, {"seat": 1, "double": "pass"}])
+
+
+def test_d15_hokum_calls_must_choose_open_or_locked() -> None:
+    """D15 / notation.md: whoever calls Double, Triple or Four chooses open or
+    locked; nothing is defaulted, so a Hokum Double without ``lock`` is refused."""
+    _, state = hokum_state()
+    with pytest.raises((rules.IllegalAction, rules.MalformedAction)):
+        rules.apply(state, call(2, "double"))

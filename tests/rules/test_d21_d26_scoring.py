@@ -361,3 +361,26 @@ def test_d26_only_the_leader_at_its_turn_to_lead() -> None:
     with pytest.raises(rules.IllegalAction):
         rules.apply(state, sawa(1))
     assert frozen([sawa(2)]).isdisjoint(legal(state))
+
+
+# P1 holds seven trumps and AH; P2's only trump is 7S and it has no heart.
+SAWA_LOCK = {
+    1: "JS 9S AS TS KS QS 8S AH",
+    2: "7S AD TD KD QD JD 9D 8D",
+    3: "KH QH JH TH 9H 8H 7H 7D",
+    4: "AC TC KC QC JC 9C 8C 7C",
+}
+
+
+def test_d26_sawa_counts_only_legal_leads_in_lock_mode() -> None:
+    """D26 + D4: open, P1 draws the 7S with a trump lead and then cashes the
+    AH: Sawa valid. Locked, P1 must lead the AH first (it holds a non-trump)
+    and P2 must trump it: no Sawa."""
+    d = deal(4, SAWA_LOCK, "8S", 1)
+    state = run(start(d), hokum_by_p1(d) + no_declarations(4))
+    assert frozen([sawa(1)]) <= legal(state)
+    calls = (call(2, "double", True), call(3, "pass"), call(1, "pass"))
+    state = run(start(d), hokum_by_p1(d, *calls) + no_declarations(4))
+    assert frozen([sawa(1)]).isdisjoint(legal(state))
+    with pytest.raises(rules.IllegalAction):
+        rules.apply(state, sawa(1))
