@@ -106,13 +106,21 @@ def table_for(snapshot: Snapshot, user: Any) -> Table:
         for n, seat in snapshot.seats.items()
     }
     return build_table(
-        view, seats, seq=snapshot.seq, deadline=match_deadline(snapshot.match), now=timezone.now()
+        view, seats, seq=snapshot.seq, deadline=_countdown(snapshot), now=timezone.now()
     )
 
 
-def match_deadline(match: Match) -> Any:
-    """When the seat to act is timed out, if the table keeps a deadline."""
-    return getattr(match, "deadline", None)
+def _countdown(snapshot: Snapshot) -> Any:
+    """The deadline of the person to act, if the table keeps one.
+
+    A bot, or a seat played by a bot while its player is away, acts after a
+    short delay rather than at a deadline worth watching, so it gets none.
+    """
+    turn = snapshot.state.turn
+    seat = snapshot.seats.get(turn) if turn else None
+    if seat is None or seat.is_bot or seat.away:
+        return None
+    return getattr(snapshot.match, "deadline", None)
 
 
 def waiting_room(snapshot: Snapshot, user: Any) -> list[WaitingSeat]:

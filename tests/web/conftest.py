@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from games import rules, services
-from games.models import Match
+from games.models import Event, Match, Seat
 
 PASSWORD = "a-long-test-passphrase-42"
 
@@ -43,7 +43,7 @@ def seat_everyone(players: dict[int, User], **settings: Any) -> Match:
     """A waiting table with players[n] in seat n."""
     match = services.create_match(players[1], **settings)
     for number in (2, 3, 4):
-        services.take_seat(players[number], match, number)
+        services.take_seat(players[number], match, number, invite_token=match.invite_token)
     return match
 
 
@@ -73,6 +73,11 @@ class Driver:
             self.outcome.match.pk, seat, action, self.outcome.seq
         )
 
+    def reload(self) -> None:
+        """Catch up with actions recorded by someone else (a person's POST)."""
+        match = Match.objects.get(pk=self.outcome.match.pk)
+        self.outcome = services.Outcome(match, services.load_state(match))
+
     def until(self, done: Callable[[rules.State], bool], limit: int = 2000) -> None:
         """Random legal actions until ``done(state)``."""
         for _ in range(limit):
@@ -80,3 +85,12 @@ class Driver:
                 return
             self.step()
         raise AssertionError("the match never reached the wanted position")
+
+
+def stored(match_id: int) -> tuple[Any, ...]:
+    """Everything stored about a match, to show that a refused request changed nothing."""
+    return (
+        list(Match.objects.filter(pk=match_id).values()),
+        list(Seat.objects.filter(match_id=match_id).order_by("number").values()),
+        list(Event.objects.filter(match_id=match_id).order_by("seq").values()),
+    )
