@@ -25,6 +25,7 @@ from .scenarios import (
     Deal,
     bid,
     call,
+    deal,
     declarations,
     document,
     freeze,
@@ -364,6 +365,37 @@ def test_legal_match_over_gives_the_winner(tmp_path: Path) -> None:
     """notation.md: match_over: seat null, winner added."""
     out = legal_of(tmp_path, won_match(), mode="quick")
     assert out == {"phase": "match_over", "seat": None, "actions": [], "winner": "A"}
+
+
+# Seat 2's (P2's) first five cards are all 7, 8 or 9 (rules-decisions D7).
+ZERO = {
+    1: "AS TS KS QS JS 9S 8S JC",
+    2: "7H 8H 9H 7D 8D AH TH KH",
+    3: "9D 7C 8C 9C 7S QH JH AD",
+    4: "TD KD QD JD AC TC KC QC",
+}
+
+
+def test_legal_lists_the_redeal_and_keeps_the_dealer(tmp_path: Path) -> None:
+    """notation.md: the legal list includes the redeal (D7); after it the
+    round is over and the same dealer deals next."""
+    d = deal(4, ZERO, "QC", 4)
+    out = legal_of(tmp_path, [(d, [bid(1, "pass")])])
+    assert same_actions(
+        out["actions"],
+        [bid(2, "pass"), bid(2, "sun"), bid(2, "hokum"), {"seat": 2, "redeal": True}],
+    )
+    out = legal_of(tmp_path, [(d, [bid(1, "pass"), {"seat": 2, "redeal": True}])])
+    assert out == {"phase": "round_over", "seat": None, "actions": [], "next_dealer": 4}
+    result = ok_json(
+        cli(
+            tmp_path,
+            "score",
+            document("classic", [(d, [bid(1, "pass"), {"seat": 2, "redeal": True}])]),
+        )
+    )
+    assert result["rounds"][0]["outcome"] == "redeal"
+    assert result["score"] == {"A": 0, "B": 0}
 
 
 def test_legal_reports_the_first_illegal_action(tmp_path: Path) -> None:

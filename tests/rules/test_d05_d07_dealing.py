@@ -7,8 +7,9 @@ import pytest
 
 import games.rules as rules
 
-from .deals import SUN_66_64, sun_blocks, sun_by_p1
+from .deals import SUN_66_64, hokum_blocks, hokum_by_p1, sun_blocks, sun_by_p1
 from .scenarios import (
+    ALL_CARDS,
     bid,
     deal,
     dealt_hands,
@@ -281,3 +282,25 @@ def test_d7_redeal_shows_the_hand_to_everyone() -> None:
     state = run(start(_zero()), [bid(1, "pass"), redeal(2)])
     shown = rules.view_for(state, 4)["redeal"]
     assert shown == {"seat": 2, "cards": ["7H", "8H", "9H", "7D", "8D"]}
+
+
+def cards_in(value: object) -> set[str]:
+    """Every card string anywhere in a JSON value."""
+    if isinstance(value, dict):
+        return set().union(*(cards_in(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(cards_in(v) for v in value)) if value else set()
+    return {value} if isinstance(value, str) and value in ALL_CARDS else set()
+
+
+def test_d5_a_seat_sees_its_own_cards_and_the_face_up_card_only() -> None:
+    """D5 (the deal is face down): before any card is played, a seat's view
+    holds no other seat's card, and a spectator's none but the face-up card,
+    before and after the top-up."""
+    d = hokum_blocks()
+    state = start(d)
+    for actions in ([], hokum_by_p1(d)[:5]):
+        state = run(state, actions)
+        for seat in (1, 2, 3, 4):
+            assert cards_in(rules.view_for(state, seat)) <= hand(state, seat) | {"KS"}
+        assert cards_in(rules.view_for(state, None)) <= {"KS"}

@@ -406,3 +406,17 @@ def test_d15_hokum_calls_must_choose_open_or_locked() -> None:
     _, state = hokum_state()
     with pytest.raises((rules.IllegalAction, rules.MalformedAction)):
         rules.apply(state, call(2, "double"))
+
+
+def test_d13_sun_from_an_ashkal_answer_can_be_doubled() -> None:
+    """D11 + D13: the Ashkal answer "Sun" is a Sun contract made in the
+    first bidding round: dealer 1, seat 1 (P4, A) calls Ashkal, seat 4 (P3,
+    B) answers Sun; A at 106 may double, seat 1 first."""
+    d0 = sweep_deal(dealer=4)
+    first = [bid(1, "sun"), *declarations(4, {1: [FIFTY]}), *plays(d0, sweep_tricks(d0))]
+    state = run(start(d0, mode="quick"), first)
+    d = sun_blocks(dealer=1)
+    actions = [bid(2, "pass"), bid(3, "pass"), bid(4, "pass"), bid(1, "ashkal"), bid(4, "sun")]
+    state = run(start(d, state=state), actions)
+    assert state.phase == rules.Phase.DOUBLING
+    assert legal(state) == frozen([{"seat": 1, "double": "double"}, {"seat": 1, "double": "pass"}])
