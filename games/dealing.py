@@ -10,12 +10,17 @@ from games import rules
 SEED_BYTES = 32
 
 
+def new_seed() -> str:
+    """A fresh secret seed: 32 bytes from the operating system's secure generator, as hex."""
+    return secrets.token_hex(SEED_BYTES)
+
+
 def new_deal_payload(dealer: int) -> dict[str, Any]:
     """The payload of a deal event: dealer, deck, the seed it came from and its commitment.
 
     The deck is stored as well as the seed so that replays never shuffle again.
     """
-    seed = secrets.token_hex(SEED_BYTES)
+    seed = new_seed()
     return {
         "deal": {
             "dealer": dealer,

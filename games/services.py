@@ -17,10 +17,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import rules
+from games import dealing, rules
 from games.action_input import SERVER_FIELDS, clean_action
 from games.broadcast import announce_on_commit
-from games.dealing import first_dealer, new_deal_payload
 from games.errors import (
     AlreadySeated,
     DuplicateAction,
@@ -242,7 +241,7 @@ def start_match(user: Any, match: MatchRef) -> Outcome:
         _require_member(locked, seats, user)
         if any(seat.is_empty for seat in seats.values()):
             raise TableNotFull()
-        locked.first_dealer = first_dealer()
+        locked.first_dealer = dealing.first_dealer()
         locked.status = Match.Status.PLAYING
         locked.started_at = timezone.now()
         locked.save(update_fields=["first_dealer", "status", "started_at"])
@@ -372,7 +371,7 @@ def _record(match: Match, payload: dict[str, Any], expected_seq: int) -> Outcome
 
 def _deal(match: Match, state: rules.State) -> rules.State:
     """Append the next deal from a fresh seed, with a snapshot of the dealt state."""
-    payload = new_deal_payload(state.next_dealer)
+    payload = dealing.new_deal_payload(state.next_dealer)
     _append(match, Event.Kind.DEAL, payload)
     state = rules.start_deal(state, payload["deal"]["deck"])
     DealSnapshot.objects.create(match=match, seq=match.seq, state=rules.snapshot(state))
