@@ -46,6 +46,8 @@
   // --- Keeping keyboard focus across swaps ---------------------------------
 
   var focusKey = null;
+  // Focus on the region itself (after one's own move) stays on the new region.
+  var REGION = "#table";
 
   function keyOf(element) {
     return element.getAttribute("data-card") || element.value || element.textContent.trim();
@@ -54,7 +56,11 @@
   function remember() {
     var table = region();
     var active = document.activeElement;
-    focusKey = table && active && active !== table && table.contains(active) ? keyOf(active) : null;
+    if (!table || !active || !table.contains(active)) {
+      focusKey = null;
+    } else {
+      focusKey = active === table ? REGION : keyOf(active);
+    }
   }
 
   function restore() {
@@ -64,6 +70,10 @@
     }
     var wanted = focusKey;
     focusKey = null;
+    if (wanted === REGION) {
+      table.focus();
+      return;
+    }
     var controls = table.querySelectorAll("button:not([disabled]), input, a[href]");
     for (var i = 0; i < controls.length; i++) {
       if (keyOf(controls[i]) === wanted) {
