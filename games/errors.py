@@ -135,3 +135,10 @@ class MatchOver(ServiceError):
 class TableNotFull(ServiceError):
     code = "table_not_full"
     default_message = _("All four seats must be filled before the match can start.")
+
+
+class InvalidDocument(ServiceError):
+    """A notation document the rules refuse; nothing of it is stored."""
+
+    code = "invalid_document"
+    default_message = _("This document cannot be imported.")

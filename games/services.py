@@ -24,6 +24,7 @@ from games.errors import (
     AlreadySeated,
     DuplicateAction,
     IllegalMove,
+    InvalidDocument,
     InvalidSeat,
     InvalidSetting,
     InviteRequired,
@@ -51,6 +52,7 @@ __all__ = [
     "add_bot",
     "come_back",
     "create_match",
+    "import_match",
     "leave_seat",
     "load_state",
     "play_with_bots",
@@ -331,6 +333,103 @@ def abort_match(match: MatchRef) -> Match:
         locked.finished_at = timezone.now()
         locked.save(update_fields=["status", "finished_at"])
     return locked
+
+
+# --- Imported matches ---------------------------------------------------------
+
+
+def import_match(user: Any, document: rules.Document) -> Match:
+    """Store a ``baloot/1`` document as a finished, imported match uploaded by ``user``.
+
+    The rules engine replays the whole document first; only a document whose
+    every deal is legal and finished is stored. The match is private: its
+    uploader and anyone with its invite link may see it, and it never counts
+    in statistics. Raises NotAllowed, InvalidDocument (nothing is stored).
+    """
+    _require_user(user)
+    if not document.rounds:
+        raise InvalidDocument(_("The document holds no deal to replay."))
+    try:
+        rules.replay_document(document)
+    except rules.NotationError as error:
+        raise _document_refusal(error) from None
+    header: dict[str, Any] = {}
+    if document.players is not None:
+        header["players"] = document.players
+    if document.extra:
+        header["extra"] = document.extra
+    now = timezone.now()
+    start = rules.new_match(document.mode).score
+    with transaction.atomic():
+        match = Match.objects.create(
+            mode=document.mode,
+            status=Match.Status.FINISHED,
+            is_private=True,
+            creator=user,
+            imported=True,
+            notation_header=header,
+            first_dealer=document.rounds[0].dealer,
+            started_at=now,
+            finished_at=now,
+            score_a=start["A"],
+            score_b=start["B"],
+        )
+        Seat.objects.bulk_create(Seat(match=match, number=n) for n in SEAT_NUMBERS)
+        state = _store_rounds(match, document.rounds)
+        _project(match, state)
+    return match
+
+
+def _store_rounds(match: Match, rounds: list[rules.RoundRecord]) -> rules.State:
+    """Append every deal and action of ``rounds``, with a snapshot per deal; the final state.
+
+    An imported deal keeps its document's own round keys (a seed, a
+    commitment...) beside its dealer and deck. Raises InvalidDocument.
+    """
+    state = initial_state(match)
+    events: list[Event] = []
+    snapshots: list[DealSnapshot] = []
+
+    def add(kind: str, payload: dict[str, Any], seat: int | None = None) -> None:
+        match.seq += 1
+        auto = payload.get("auto") is True
+        events.append(
+            Event(
+                match=match, seq=match.seq, kind=kind, payload=payload, actor_seat=seat, auto=auto
+            )
+        )
+
+    for round_number, record in enumerate(rounds, 1):
+        deal = {"dealer": record.dealer, "deck": record.deck, **record.extra}
+        add(Event.Kind.DEAL, {"deal": deal})
+        state = rules.start_deal(state, record.deck)
+        snapshots.append(DealSnapshot(match=match, seq=match.seq, state=rules.snapshot(state)))
+        for number, action in enumerate(record.actions, 1):
+            try:
+                # The full check, shape included: a Document built in code
+                # has not been through read_document.
+                state = rules.apply(state, action)
+            except rules.IllegalAction as error:
+                where = rules.NotationError(round_number, number, str(error))
+                raise _document_refusal(where) from None
+            add(Event.Kind.ACTION, dict(action), action["seat"])
+    Event.objects.bulk_create(events)
+    DealSnapshot.objects.bulk_create(snapshots)
+    return state
+
+
+def _document_refusal(error: rules.NotationError) -> InvalidDocument:
+    """The service error naming the round and action of a document the rules refuse."""
+    if error.action == 0:
+        return InvalidDocument(
+            _("Round %(round)s: %(problem)s"), round=error.round, problem=error.message
+        )
+    return InvalidDocument(
+        _("Round %(round)s, action %(action)s: %(problem)s"),
+        round=error.round,
+        action=error.action,
+        problem=error.message,
+    )
 
 
 # --- Inside a transaction -----------------------------------------------------
