@@ -8,9 +8,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from games.event_log import load_state
+from games.history import access_params, match_history
 from games.models import Match, Seat
-from games.score_sheet import score_sheet
 
 
 def may_view(match: Match, user: object, seats: list[Seat], invite_token: str = "") -> bool:
@@ -26,13 +25,16 @@ def may_view(match: Match, user: object, seats: list[Seat], invite_token: str = 
 
 @login_required
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A match's teams, status and score sheet; a private match looks missing to outsiders."""
+    """A match's teams, score sheet, score chart and deal replays.
+
+    A private match looks missing to outsiders.
+    """
     match = get_object_or_404(Match, pk=pk)
     seats = list(Seat.objects.filter(match=match).select_related("user"))
-    if not may_view(match, request.user, seats, request.GET.get("invite", "")):
+    invite = request.GET.get("invite", "")
+    if not may_view(match, request.user, seats, invite):
         raise Http404
-    rows = score_sheet(load_state(match)) if match.seq else []
-    names = {seat.number: seat.occupant_label for seat in seats}
+    history = match_history(match, seats, request.user, access_params(match, invite))
     return render(
         request,
         "games/match_detail.html",
@@ -40,7 +42,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "match": match,
             "team_a": [s for s in seats if s.team == "A"],
             "team_b": [s for s in seats if s.team == "B"],
-            "rows": rows,
-            "names": names,
+            "rows": [line.row for line in history.sheet],
+            "names": history.names,
+            "history": history,
         },
     )

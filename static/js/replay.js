@@ -1,0 +1,53 @@
+// Keyboard steps for the replay viewer: the arrow keys go back and forward
+// (mirrored on right-to-left pages, where "forward" points left), Home and End
+// go to the first and last step. Each key follows the matching link of the
+// page, so without this file the same links still work by click or Tab.
+(() => {
+  "use strict";
+
+  const KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+  const MIRRORED = { prev: "next", next: "prev" };
+
+  function typingIn(target) {
+    return (
+      target instanceof Element &&
+      target.closest("input, textarea, select, [contenteditable]:not([contenteditable='false'])") !== null
+    );
+  }
+
+  // Keep the current action in sight in the scrolling list of actions.
+  function showCurrentAction() {
+    const list = document.querySelector("#replay .replay-actions");
+    const current = list && list.querySelector(".current");
+    if (current) {
+      list.scrollTop = current.offsetTop - list.clientHeight / 2;
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", showCurrentAction);
+  document.addEventListener("htmx:afterSettle", showCurrentAction);
+
+  document.addEventListener("keydown", (event) => {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) {
+      return;
+    }
+    if (typingIn(event.target)) {
+      return;
+    }
+    let name = KEYS[event.key];
+    if (!name) {
+      return;
+    }
+    if (document.documentElement.dir === "rtl" && MIRRORED[name]) {
+      name = MIRRORED[name];
+    }
+    // At the first or last step the link is absent: the key does nothing.
+    const link = document.querySelector(`#replay a[data-replay-key="${name}"]`);
+    if (!link) {
+      return;
+    }
+    event.preventDefault();
+    // A click, so that htmx swaps the replay in place when it is loaded.
+    link.click();
+  });
+})();
