@@ -12,12 +12,15 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games import services
 from games.errors import ServiceError
-from games.event_log import first_inconsistency
+from games.event_log import first_inconsistency, load_state
 from games.models import Event, Match, Seat
 
 
@@ -87,6 +90,7 @@ class MatchAdmin(admin.ModelAdmin):
     search_fields = ("=id", "seats__user__username")
     date_hierarchy = "created_at"
     readonly_fields = (
+        "history_links",
         "mode",
         "status",
         "play_timer",
@@ -125,6 +129,16 @@ class MatchAdmin(admin.ModelAdmin):
     @admin.display(description=_("players"))
     def players(self, match: Match) -> str:
         return ", ".join(seat.occupant_label for seat in match.seats.all())
+
+    @admin.display(description=_("history"))
+    def history_links(self, match: Match) -> SafeString:
+        """Links to the match page, the replay of its first finished deal and its notation."""
+        links = [(reverse("games:detail", args=[match.pk]), _("Match page and score sheet"))]
+        if match.seq and load_state(match).results:
+            links.append((reverse("games:replay", args=[match.pk, 1]), _("Replay, from deal 1")))
+        if match.is_over:
+            links.append((reverse("games:export", args=[match.pk]), _("Download the notation")))
+        return format_html_join(" · ", '<a href="{}">{}</a>', links)
 
     @admin.action(description=_("Verify the selected matches (replay their logs)"))
     def verify(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
