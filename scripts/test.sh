@@ -28,7 +28,8 @@ import sys
 import psycopg
 
 try:
-    psycopg.connect(sys.argv[1], connect_timeout=5).close()
+    # The server's maintenance database: the test database is pytest's to create.
+    psycopg.connect(sys.argv[1], dbname="postgres", connect_timeout=5).close()
 except psycopg.Error as error:
     print(f"PostgreSQL is unreachable at {sys.argv[1]}: {error}".strip(), file=sys.stderr)
     sys.exit(1)
