@@ -6,6 +6,7 @@ tested without touching ``os.environ``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,19 @@ def word_list(env: Mapping[str, str], name: str, default: list[str]) -> list[str
     if name not in env:
         return list(default)
     return [item.strip() for item in env[name].split(",") if item.strip()]
+
+
+def seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    """Read a duration in seconds; raises ImproperlyConfigured unless it is a number >= 0."""
+    if name not in env:
+        return default
+    try:
+        value = float(env[name])
+    except ValueError:
+        value = math.nan
+    if not 0 <= value < math.inf:
+        raise ImproperlyConfigured(f"{name}={env[name]!r} is not a number of seconds (0 or more).")
+    return value
 
 
 def secret_key(env: Mapping[str, str], debug: bool, key_file: Path) -> str:

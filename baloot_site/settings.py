@@ -75,6 +75,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = environment.channel_layers(os.environ)
 
+# Bots and seats whose player is away act this long after their turn comes,
+# so people can follow; the timer worker (`manage.py run_worker`) looks for
+# due turns every WORKER_INTERVAL seconds while idle.
+BOT_DELAY_SECONDS = environment.seconds(os.environ, "BOT_DELAY_SECONDS", 1.0)
+WORKER_INTERVAL = environment.seconds(os.environ, "WORKER_INTERVAL", 0.2)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

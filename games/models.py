@@ -101,6 +101,10 @@ class Match(models.Model):
     created_at = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # When the seat to act runs out of time (or a bot or an away seat acts),
+    # set with every event; None when nobody is to act. Kept in the database
+    # so timers survive restarts and any worker process can enforce them.
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
 
     # Projections of the event log: the services update them with every event
     # and verification rebuilds them; they are never read back into a replay.

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from games import dealing, rules
 from games.action_input import SERVER_FIELDS, clean_action
 from games.broadcast import announce_on_commit
+from games.deadlines import deadline_for
 from games.errors import (
     AlreadySeated,
     DuplicateAction,
@@ -165,6 +166,7 @@ def leave_seat(user: Any, match: MatchRef) -> Seat:
         elif locked.status == Match.Status.PLAYING:
             seat.away = True
             seat.save(update_fields=["away"])
+            _restart_clock_of(locked, seat.number)
         else:
             raise MatchOver()
     return seat
@@ -183,6 +185,7 @@ def come_back(user: Any, match: MatchRef) -> Seat:
         seat.away = False
         seat.missed_turns = 0
         seat.save(update_fields=["away", "missed_turns"])
+        _restart_clock_of(locked, seat.number)
     return seat
 
 
@@ -284,13 +287,13 @@ def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> 
         seat = _own_seat(locked, user)
         if fields.get("seat", seat.number) != seat.number:
             raise NotYourSeat()
-        outcome = _record(locked, _payload(seat.number, fields, auto=False), seen)
         if seat.away or seat.missed_turns:
-            # Acting for oneself is coming back to the table.
+            # Acting for oneself is coming back to the table; done first so
+            # that the seat's next deadline is a person's, not a bot's.
             seat.away = False
             seat.missed_turns = 0
             seat.save(update_fields=["away", "missed_turns"])
-    return outcome
+        return _record(locked, _payload(seat.number, fields, auto=False), seen)
 
 
 def submit_as_seat(
@@ -331,7 +334,8 @@ def abort_match(match: MatchRef) -> Match:
             raise MatchOver()
         locked.status = Match.Status.ABORTED
         locked.finished_at = timezone.now()
-        locked.save(update_fields=["status", "finished_at"])
+        locked.deadline = None
+        locked.save(update_fields=["status", "finished_at", "deadline"])
     return locked
 
 
@@ -498,12 +502,26 @@ def _project(match: Match, state: rules.State) -> None:
     match.score_a = score["A"]
     match.score_b = score["B"]
     match.winner = state.winner
-    fields = ["seq", "score_a", "score_b", "winner"]
+    # The next seat's clock starts with the event that gave it the turn.
+    match.deadline = deadline_for(match, state)
+    fields = ["seq", "score_a", "score_b", "winner", "deadline"]
     if state.phase is rules.Phase.MATCH_OVER:
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
         fields += ["status", "finished_at"]
     match.save(update_fields=fields)
+
+
+def _restart_clock_of(match: Match, number: int) -> None:
+    """Give seat ``number``, if it is to act, a fresh deadline for its new occupant.
+
+    A player leaving hands the turn to the bot, which acts after its short
+    delay; a player coming back gets the full time for the decision.
+    """
+    state = load_state(match)
+    if state.turn == number:
+        match.deadline = deadline_for(match, state)
+        match.save(update_fields=["deadline"])
 
 
 # --- Checks -------------------------------------------------------------------
