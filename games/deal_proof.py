@@ -56,10 +56,11 @@ def current_deal(match: Match) -> CurrentDeal | None:
     if match.status != Match.Status.PLAYING:
         return None
     deals = Event.objects.filter(match=match, kind=Event.Kind.DEAL, seq__lte=match.seq)
-    last = deals.order_by("-seq").values_list("payload__deal__commitment", flat=True).first()
-    if not isinstance(last, str):
+    # One query, however long the match: a commitment per deal dealt so far.
+    commitments = list(deals.order_by("seq").values_list("payload__deal__commitment", flat=True))
+    if not commitments or not isinstance(commitments[-1], str):
         return None
-    return CurrentDeal(number=deals.count(), commitment=last)
+    return CurrentDeal(number=len(commitments), commitment=commitments[-1])
 
 
 def deal_proof(deal: Mapping[str, Any], deck: Sequence[str]) -> DealProof:

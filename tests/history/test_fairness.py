@@ -127,3 +127,20 @@ def test_an_imported_deal_without_a_seed_says_it_cannot_be_checked(
     second = get_replay(client, match, 2, 0)
     assert "The seed does not match the commitment." in second
     assert "The seed does not deal this deck." in second
+
+
+def test_the_live_table_shows_the_commitment_of_the_deal_in_play_never_its_seed(
+    client, new_match, players, make_user
+):
+    player = new_match(seed=72)
+    player.finish_deal()
+    player.act()
+    live = engine_deals(player.match)[-1].deal
+    for user in (players[1], make_user("watcher")):
+        client.force_login(user)
+        url = reverse("play:table", args=[player.match.pk])
+        for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+            html = client.get(url, **headers).content.decode()
+            assert COMMITMENT.findall(html) == [live["commitment"]]
+            assert "Deal 2 is sealed" in html
+            assert live["seed"] not in html
