@@ -57,7 +57,7 @@ class HistoryFilter(forms.Form):
         ],
     )
 
-    def choices(self) -> tuple[str, str]:
+    def selected(self) -> tuple[str, str]:
         """The valid status and result chosen, "" for each one not chosen."""
         if not self.is_valid():
             return "", ""

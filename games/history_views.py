@@ -44,7 +44,7 @@ STEP = re.compile(r"[0-9]{1,5}")
 def my_matches(request: HttpRequest) -> HttpResponse:
     """Every match the user sat in, newest first, filtered and a page at a time."""
     filters = HistoryFilter(request.GET)
-    status, result = filters.choices()
+    status, result = filters.selected()
     page = Paginator(my_seats(request.user, status, result), PAGE_SIZE).get_page(
         request.GET.get("page")
     )

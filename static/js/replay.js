@@ -24,8 +24,29 @@
     }
   }
 
+  // When a step control had the focus before htmx swapped the replay in,
+  // give it back to the same control, so Tab and Enter keep stepping.
+  let focusedKey = null;
+
+  document.addEventListener("htmx:beforeSwap", () => {
+    const active = document.activeElement;
+    focusedKey = active instanceof HTMLElement ? active.dataset.replayKey || null : null;
+  });
+
+  document.addEventListener("htmx:afterSettle", () => {
+    showCurrentAction();
+    if (focusedKey) {
+      const control =
+        document.querySelector(`#replay a[data-replay-key="${focusedKey}"]`) ||
+        document.querySelector("#replay .replay-position");
+      if (control) {
+        control.focus();
+      }
+      focusedKey = null;
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", showCurrentAction);
-  document.addEventListener("htmx:afterSettle", showCurrentAction);
 
   document.addEventListener("keydown", (event) => {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) {
