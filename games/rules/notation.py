@@ -27,13 +27,20 @@ class MalformedDocument(ValueError):
 
 
 class NotationError(ValueError):
-    """The first action (counted from 1, 0 for the round itself) the rules refuse."""
+    """The first action (counted from 1, 0 for the round itself) the rules refuse.
 
-    def __init__(self, round_number: int, action: int, message: str) -> None:
-        super().__init__(f"round {round_number}, action {action}: {message}")
+    Like ``IllegalAction``, it keeps its English message template and params
+    (``template``, ``params``) so that a user interface can translate it.
+    """
+
+    def __init__(self, round_number: int, action: int, message: str, **params: Any) -> None:
+        text = message % params if params else message
+        super().__init__(f"round {round_number}, action {action}: {text}")
         self.round = round_number
         self.action = action
-        self.message = message
+        self.message = text
+        self.template = message
+        self.params = params
 
     def to_json(self) -> dict[str, Any]:
         return {"error": {"round": self.round, "action": self.action, "message": self.message}}
@@ -125,14 +132,14 @@ def replay_document(doc: Document, allow_unfinished: bool = False) -> State:
             raise NotationError(number, 0, "The match was already won")
         if record.dealer != state.next_dealer:
             raise NotationError(
-                number, 0, f"The dealer of this round must be seat {state.next_dealer}"
+                number, 0, "The dealer of this round must be seat %(seat)s", seat=state.next_dealer
             )
         state = start_deal(state, record.deck)
         for index, action in enumerate(record.actions, 1):
             try:
                 state = apply_trusted(state, action)
             except IllegalAction as exc:
-                raise NotationError(number, index, str(exc)) from None
+                raise NotationError(number, index, exc.template, **exc.params) from None
         if state.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             if allow_unfinished and number == last:
                 break

@@ -194,7 +194,8 @@ class State:
 
     def copy(self) -> State:
         """A shallow copy; every field holds an immutable value."""
-        return _copy_state(self)
+        new: State = _copy_state(self)
+        return new
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):

@@ -48,7 +48,7 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
         "hand": _hand(state, seat, trump) if seat and dealt else [],
         "hand_counts": {str(s): state.hands[s - 1].bit_count() for s in range(1, 5)},
         "faceup": CARD_STR[state.faceup] if phase is Phase.BIDDING else None,
-        "bids": [_public_bid(a) for a in state.deal_actions if "bid" in a or "redeal" in a],
+        "bids": _public_bids(state),
         "contract": _contract(state) if contract else None,
         "calls": [{"seat": s, "call": c} for s, c in state.calls],
         "declarations": {
@@ -75,8 +75,15 @@ def _hand(state: State, seat: int, trump: int) -> list[str]:
     return [CARD_STR[c] for c in sort_hand(state.hands[seat - 1], trump)]
 
 
-def _public_bid(action: dict[str, Any]) -> dict[str, Any]:
-    out = {"seat": action["seat"], "auto": bool(action.get("auto"))}
+def _public_bids(state: State) -> list[dict[str, Any]]:
+    bids = [a for a in state.deal_actions if "bid" in a or "redeal" in a]
+    # D12: a second round only follows four passes, so its bids start at the fifth.
+    second = state.bid_round == 2
+    return [_public_bid(a, 2 if second and i >= 4 else 1) for i, a in enumerate(bids)]
+
+
+def _public_bid(action: dict[str, Any], bid_round: int) -> dict[str, Any]:
+    out = {"seat": action["seat"], "auto": bool(action.get("auto")), "round": bid_round}
     if "redeal" in action:
         out["bid"] = "redeal"
     else:
