@@ -7,7 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python=.venv/bin/python
-postgres_url=${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/baloot}
+# pytest creates "test_" + this database's name and drops it at the end; the
+# process number keeps two runs on one server (two checkouts, say) apart.
+postgres_url=${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/baloot_$$}
 ci=${CI:-}
 
 if [ "$ci" = true ]; then
