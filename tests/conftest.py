@@ -1,9 +1,10 @@
 """Test-suite wide rules: which tests use the database, and what a missing service means.
 
-Tests that need PostgreSQL (marker ``postgres``) or Redis (marker ``redis``)
-fail when CI=true and the service is missing, and are skipped with the reason
-elsewhere. Every test that touches the database gets the ``database`` marker,
-so that ``scripts/test.sh`` can run exactly those again on PostgreSQL.
+Tests that need PostgreSQL (marker ``postgres``), Redis (marker ``redis``) or
+Chromium and Playwright (marker ``browser``) fail when CI=true and the service
+is missing, and are skipped with the reason elsewhere. Every test that touches
+the database gets the ``database`` marker, so that ``scripts/test.sh`` can run
+exactly those again on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import pytest
 
 DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequences"})
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+# Debian's Chromium: the browser tests drive this one, never a downloaded build.
+CHROMIUM = "/usr/bin/chromium"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -37,6 +40,10 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         url = redis_url()
         if not reachable(url):
             service_missing(f"Redis is needed: nothing answers at {url}")
+    if item.get_closest_marker("browser") is not None:
+        problem = browser_problem()
+        if problem:
+            service_missing(problem)
 
 
 def service_missing(reason: str) -> None:
@@ -59,3 +66,14 @@ def reachable(url: str) -> bool:
             return True
     except OSError:
         return False
+
+
+def browser_problem() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"Chromium is needed: {CHROMIUM} is missing (scripts/chromium.sh installs it)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is needed: install requirements-dev.txt"
+    return None
