@@ -17,8 +17,9 @@ from django.utils.translation import pgettext
 
 from games import labels, rules
 from games.deal_proof import DealProof, deal_proof
+from games.deal_results import ResultPanel, result_panel
 from games.replay import DealReplay
-from games.table_context import CardFace, ResultPanel, SeatInfo, build_table, card_face
+from games.table_context import CardFace, card_face
 
 # The replay sits the viewer in seat 1's chair; the next seat in turn order
 # is on its right (play is counterclockwise, notation.md), the partner opposite.
@@ -199,7 +200,10 @@ def replay_step(
             )
             for mark in replay.tricks()
         ],
-        result=_result(public, names) if step == last else None,
+        # The table's own result panel, read as a spectator (team A, team B).
+        result=result_panel(public["results"], names, "A", spectator=True)
+        if step == last
+        else None,
         proof=deal_proof(replay.deal, replay.deck),
         deck=[card_face(code) for code in replay.deck],
     )
@@ -330,9 +334,3 @@ def _trick_of(replay: DealReplay, step: int) -> int | None:
         return None
     before = replay.states[step - 1]
     return len(before.tricks) + 1 if before.phase is rules.Phase.PLAYING else None
-
-
-def _result(public: dict[str, Any], names: Mapping[int, str]) -> ResultPanel | None:
-    """The scoring breakdown of the deal, as the table's result panel explains it."""
-    seats = {n: SeatInfo(name) for n, name in names.items()}
-    return build_table(public, seats, seq=0).result
