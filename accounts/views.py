@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, cast
 
 from django.contrib import messages
@@ -17,7 +16,11 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView, TemplateView
 
 from accounts.forms import SignUpForm
-from games.models import Match, Seat
+from games.history import history_lines, my_seats
+from games.models import Match
+
+# The profile lists the latest matches; "My matches" pages through them all.
+RECENT_MATCHES = 10
 
 
 class SignUpView(FormView):
@@ -70,33 +73,8 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return response
 
 
-@dataclass(frozen=True)
-class MatchRow:
-    """One line of the profile's match list, seen from the player's seat."""
-
-    match: Match
-    seat: Seat
-
-    @property
-    def us(self) -> int:
-        """The score of the player's team."""
-        return self.match.score_a if self.seat.team == "A" else self.match.score_b
-
-    @property
-    def them(self) -> int:
-        """The score of the other team."""
-        return self.match.score_b if self.seat.team == "A" else self.match.score_a
-
-    @property
-    def won(self) -> bool | None:
-        """True or False once the match has a winner, None before."""
-        if self.match.winner is None:
-            return None
-        return self.match.winner == self.seat.team
-
-
 class ProfileView(LoginRequiredMixin, TemplateView):
-    """The player's record and the matches they sat in."""
+    """The player's record and their latest matches."""
 
     template_name = "accounts/profile.html"
 
@@ -105,14 +83,9 @@ class ProfileView(LoginRequiredMixin, TemplateView):
         # LoginRequiredMixin has turned anonymous visitors away.
         user = cast(User, self.request.user)
         counted = Match.objects.counted()
-        seats = (
-            Seat.objects.filter(user=user)
-            .select_related("match")
-            .order_by("-match__created_at", "-match__id")
-        )
         context.update(
             played=counted.involving(user).count(),
             won=counted.won_by(user).count(),
-            rows=[MatchRow(seat.match, seat) for seat in seats],
+            rows=history_lines(my_seats(user)[:RECENT_MATCHES]),
         )
         return context

@@ -19,6 +19,7 @@ from games import labels, rules
 from games.deal_proof import DealProof, deal_proof
 from games.deal_results import ResultPanel, result_panel
 from games.replay import DealReplay
+from games.score_sheet import describe_contract
 from games.table_context import CardFace, card_face
 
 # The replay sits the viewer in seat 1's chair; the next seat in turn order
@@ -185,7 +186,7 @@ def replay_step(
         last_trick=[_played(card, names) for card in last_trick["cards"]] if last_trick else [],
         last_trick_winner=names[last_trick["winner"]] if last_trick else "",
         faceup=card_face(replay.deck[20]),
-        contract=_contract(contract),
+        contract=describe_contract(contract) if contract else "",
         bidder=names[contract["bidder"]] if contract else "",
         score_before=start.score,
         card_points=public["card_points"],
@@ -262,21 +263,6 @@ def _project(project: Mapping[str, Any]) -> ProjectLine:
 def _played(card: Mapping[str, Any], names: Mapping[int, str]) -> PlayedCard:
     seat = card["seat"]
     return PlayedCard(seat, POSITIONS[seat], names[seat], card_face(card["card"]))
-
-
-def _contract(contract: Mapping[str, Any] | None) -> str:
-    if contract is None:
-        return ""
-    text = str(labels.CONTRACTS.get(contract["type"], contract["type"]))
-    if contract["trump"]:
-        text += f" {labels.SUIT_SYMBOLS[contract['trump']]}"
-    if contract["gahwa"]:
-        text += " · " + str(labels.GAHWA)
-    elif contract["multiplier"] > 1:
-        text += " · " + str(labels.MULTIPLIERS[contract["multiplier"]])
-    if contract["lock"]:
-        text += " · " + _("locked")
-    return text
 
 
 def _status(public: Mapping[str, Any], names: Mapping[int, str]) -> str:
