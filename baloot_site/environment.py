@@ -100,6 +100,13 @@ def database(env: Mapping[str, str], default_sqlite: Path) -> dict[str, Any]:
     return config
 
 
+# channels_redis waits for a consumer's next message with a blocking pop of
+# up to 5 seconds. redis-py 8 times reads out after 5 seconds by default, so
+# every idle socket's consumer would die with a TimeoutError every few
+# seconds; reads get this long instead, which still notices a dead server.
+REDIS_SOCKET_TIMEOUT = 30
+
+
 def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
     """channels_redis when REDIS_URL is set, otherwise the in-memory layer of one process."""
     url = env.get("REDIS_URL", "").strip()
@@ -108,6 +115,6 @@ def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
     return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [url]},
+            "CONFIG": {"hosts": [{"address": url, "socket_timeout": REDIS_SOCKET_TIMEOUT}]},
         }
     }

@@ -126,3 +126,14 @@ def test_security_defaults_of_the_running_settings():
     assert settings.USE_I18N
     assert settings.LANGUAGE_CODE == "en"
     assert not settings.DEBUG
+
+
+def test_redis_reads_outlast_the_channel_layers_blocking_pop():
+    # Otherwise redis-py's 5-second default read timeout ends every idle
+    # table socket's consumer with a TimeoutError every few seconds.
+    from channels_redis.core import RedisChannelLayer
+
+    config = environment.channel_layers({"REDIS_URL": "redis://cache.internal:6379/1"})
+    [host] = config["default"]["CONFIG"]["hosts"]
+    assert host["address"] == "redis://cache.internal:6379/1"
+    assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
