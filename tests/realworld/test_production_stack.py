@@ -210,3 +210,86 @@ async def test_bots_move_once_per_turn_while_clients_of_both_processes_watch(sta
         assert all(records[pk, seq] == 1 for seq in actions)
     assert "replay consistently" in verify(stack)
     assert stack.tracebacks() == []
+
+
+async def seated_player(stack: Stack, prefix: str) -> tuple[int, int, HttpSession]:
+    """A table of four people whose clock is held, and the seat to act, logged in on A."""
+    [table] = await asyncio.to_thread(start_tables, stack, 1, (1, 2, 3, 4), prefix=prefix)
+    assert table.turn is not None
+    await asyncio.to_thread(
+        stack.execute,
+        "UPDATE games_match SET deadline = now() + interval '1 hour' WHERE id = %s",
+        table.match_id,
+    )
+    player = HttpSession(stack.daphnes[0].url)
+    await asyncio.to_thread(player.log_in, table.players[table.turn], PASSWORD)
+    return table.match_id, table.turn, player
+
+
+def actions_recorded(stack: Stack, match_id: int) -> list[dict]:
+    return [payload for _s, kind, _seat, _a, payload in events(stack, match_id) if kind == "action"]
+
+
+@pytest.mark.asyncio
+async def test_a_double_click_records_one_event(stack: Stack):
+    match_id, seat, player = await seated_player(stack, "double")
+    # The same request twice at the same moment, as a double click sends it.
+    answers = await asyncio.gather(
+        asyncio.to_thread(player.act, match_id, {"bid": "pass"}, 1),
+        asyncio.to_thread(player.act, match_id, {"bid": "pass"}, 1),
+    )
+    assert sorted(answer.status for answer in answers) == [200, 409]
+    assert all(answer.seq == 2 for answer in answers), "both get the table as it now is"
+    assert actions_recorded(stack, match_id) == [{"seat": seat, "bid": "pass"}]
+    assert stack.tracebacks() == []
+
+
+@pytest.mark.asyncio
+async def test_two_tabs_on_two_processes_record_one_event(stack: Stack):
+    match_id, seat, player = await seated_player(stack, "tabs")
+    other_tab = player.on(stack.daphnes[1].url)
+    answers = await asyncio.gather(
+        asyncio.to_thread(player.act, match_id, {"bid": "pass"}, 1),
+        asyncio.to_thread(other_tab.act, match_id, {"bid": "hokum"}, 1),
+    )
+    assert sorted(answer.status for answer in answers) == [200, 409]
+    winner = {"seat": seat, "bid": "pass" if answers[0].status == 200 else "hokum"}
+    assert actions_recorded(stack, match_id) == [winner]
+    assert stack.tracebacks() == []
+
+
+@pytest.mark.asyncio
+async def test_a_replayed_request_records_nothing_more(stack: Stack):
+    match_id, seat, player = await seated_player(stack, "replay")
+    first = await asyncio.to_thread(player.act, match_id, {"bid": "pass"}, 1)
+    assert first.status == 200
+    # The very same request again, later, to either process, with or without htmx.
+    for session in (player, player.on(stack.daphnes[1].url)):
+        for htmx in (True, False):
+            again = await asyncio.to_thread(session.act, match_id, {"bid": "pass"}, 1, htmx=htmx)
+            assert again.status == 409
+    assert actions_recorded(stack, match_id) == [{"seat": seat, "bid": "pass"}]
+    assert stack.tracebacks() == []
+
+
+@pytest.mark.asyncio
+async def test_an_idle_table_socket_stays_connected(stack: Stack):
+    # The channel layer's blocking read waits 5 seconds at a time: a socket
+    # idle for longer than twice that must keep its one connection.
+    match_id, _seat, player = await seated_player(stack, "idle")
+    watchers = [
+        TableWatcher(daphne.ws_url, match_id, player.cookie_header, origin=daphne.url)
+        for daphne in stack.daphnes
+    ]
+    try:
+        for watcher in watchers:
+            await watcher.start()
+        await asyncio.sleep(12)
+        answer = await asyncio.to_thread(player.act, match_id, {"bid": "pass"}, 1)
+        assert answer.status == 200
+        for watcher in watchers:
+            await watcher.wait_for_seq(2, timeout=30)
+    finally:
+        await close_all(watchers)
+    assert [watcher.connections for watcher in watchers] == [1, 1]
+    assert stack.tracebacks() == []
