@@ -106,7 +106,7 @@ class IllegalMove(ServiceError):
 
     code = "illegal"
 
-    def __init__(self, message: str, engine_code: str, **params: Any) -> None:
+    def __init__(self, message: str | Promise, engine_code: str, **params: Any) -> None:
         super().__init__(message)
         self.engine_code = engine_code
         self.engine_params = params

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from games import rules
 from games.models import DealSnapshot, Event, Match
+from games.rule_messages import rule_message
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ def apply_event(state: rules.State, event: Event) -> rules.State:
             return rules.start_deal(state, deal["deck"])
         return rules.apply(state, payload)
     except rules.IllegalAction as error:
-        raise LogError(event.seq, str(error)) from error
+        raise LogError(event.seq, rule_message(error)) from error
     except (KeyError, TypeError) as error:
         raise LogError(event.seq, _("the payload is incomplete")) from error
 

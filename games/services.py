@@ -46,6 +46,7 @@ from games.errors import (
 )
 from games.event_log import initial_state, load_state
 from games.models import SEAT_NUMBERS, DealSnapshot, Event, Match, Seat
+from games.rule_messages import lazy_rule_message
 
 __all__ = [
     "Outcome",
@@ -414,7 +415,9 @@ def _store_rounds(match: Match, rounds: list[rules.RoundRecord]) -> rules.State:
                 # has not been through read_document.
                 state = rules.apply(state, action)
             except rules.IllegalAction as error:
-                where = rules.NotationError(round_number, number, str(error))
+                where = rules.NotationError(
+                    round_number, number, error.template, **error.params
+                )
                 raise _document_refusal(where) from None
             add(Event.Kind.ACTION, dict(action), action["seat"])
     Event.objects.bulk_create(events)
@@ -424,15 +427,17 @@ def _store_rounds(match: Match, rounds: list[rules.RoundRecord]) -> rules.State:
 
 def _document_refusal(error: rules.NotationError) -> InvalidDocument:
     """The service error naming the round and action of a document the rules refuse."""
+    # The engine's wording, translated when the message is shown.
+    problem = lazy_rule_message(error)
     if error.action == 0:
         return InvalidDocument(
-            _("Round %(round)s: %(problem)s"), round=error.round, problem=error.message
+            _("Round %(round)s: %(problem)s"), round=error.round, problem=problem
         )
     return InvalidDocument(
         _("Round %(round)s, action %(action)s: %(problem)s"),
         round=error.round,
         action=error.action,
-        problem=error.message,
+        problem=problem,
     )
 
 
@@ -640,11 +645,12 @@ def _same_action(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 
 def _refusal(error: rules.IllegalAction) -> ServiceError:
-    """The service error for an action the rules engine refused."""
+    """The service error for an action the rules engine refused, in the reader's language."""
     if isinstance(error, rules.NotYourTurn):
         return NotYourTurn()
+    message = lazy_rule_message(error)
     if isinstance(error, rules.WrongPhase):
-        return WrongPhase(str(error))
+        return WrongPhase(message)
     if isinstance(error, rules.MalformedAction):
-        return MalformedAction(str(error))
-    return IllegalMove(str(error), error.code, **error.params)
+        return MalformedAction(message)
+    return IllegalMove(message, error.code, **error.params)

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import rules, services
 from games.models import Event
-from games.refusals import ENGINE_MESSAGES
+from games.rule_messages import rule_message
 from games.table_context import action_json
 from tests.web.conftest import Driver, seat_everyone, stored
 
@@ -97,7 +97,8 @@ def test_wrong_phase_is_refused(running, client_of):
         running.match.pk,
         before,
     )
-    assert "That cannot be done at this point of the deal." in body
+    # The engine's own reason, translated through games.rule_messages.
+    assert "This is the bidding" in body
 
 
 def test_illegal_cards_are_refused(running, client_of):
@@ -118,13 +119,17 @@ def test_illegal_cards_are_refused(running, client_of):
     body = refused(
         post(client_of(seat), match_id, {"play": sorted(others)[0]}, seq), 422, match_id, before
     )
-    assert str(ENGINE_MESSAGES["card_not_in_hand"]) in body
+    with pytest.raises(rules.CardNotInHand) as not_held:
+        rules.apply(state, {"seat": seat, "play": sorted(others)[0]})
+    assert rule_message(not_held.value) in body
     unplayable = sorted(set(hand) - legal)
     if unplayable:
         body = refused(
             post(client_of(seat), match_id, {"play": unplayable[0]}, seq), 422, match_id, before
         )
-        assert any(str(m) in body for m in ENGINE_MESSAGES.values())
+        with pytest.raises(rules.IllegalAction) as unplayable_refusal:
+            rules.apply(state, {"seat": seat, "play": unplayable[0]})
+        assert rule_message(unplayable_refusal.value) in body
     # The Baloot toggle with a card that is not the trump king or queen.
     plain = sorted(legal)[0]
     response = post(client_of(seat), match_id, {"play": plain}, seq, baloot="on")
