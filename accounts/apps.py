@@ -11,3 +11,7 @@ class AccountsConfig(AppConfig):
 
     name = "accounts"
     verbose_name = _("Accounts")
+
+    def ready(self) -> None:
+        # Connects the login signal that restores a player's saved language.
+        from accounts import language  # noqa: F401

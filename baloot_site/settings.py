@@ -43,9 +43,14 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language from the cookie or Accept-Language; after the session, before
+    # CommonMiddleware, as Django requires.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A logged-in player's saved language wins over the cookie and the browser.
+    "accounts.language.PreferredLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -91,8 +96,17 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile"
 LOGOUT_REDIRECT_URL = "home"
 
+# English first: it is the default and the language the rules engine speaks.
+# Arabic is written right to left (Django's LANGUAGES_BIDI lists "ar").
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English"))]
+LANGUAGES = [
+    ("en", _("English")),
+    ("ar", _("Arabic")),
+    ("id", _("Indonesian")),
+    ("zh-hans", _("Simplified Chinese")),
+    ("ko", _("Korean")),
+    ("th", _("Thai")),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "UTC"

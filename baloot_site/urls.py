@@ -1,4 +1,4 @@
-"""The site's URLs: home, accounts, the lobby and live tables, matches and the admin."""
+"""The site's URLs: home, accounts, the lobby and live tables, matches, languages and the admin."""
 
 from __future__ import annotations
 
@@ -6,10 +6,14 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import TemplateView
 
+from accounts.language import set_language
+
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("accounts/", include("accounts.urls")),
     path("", include("games.play_urls")),
     path("matches/", include("games.urls")),
+    # The language switcher posts here (Django's set_language, remembered for players).
+    path("i18n/setlang/", set_language, name="set_language"),
     path("admin/", admin.site.urls),
 ]
