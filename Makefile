@@ -34,6 +34,8 @@ run: $(VENV)/.requirements
 # The whole suite on SQLite, then the database tests again on PostgreSQL.
 test: $(VENV)/.requirements-dev
 	scripts/services.sh
+	# Debian's Chromium for the browser tests, when missing and installable.
+	scripts/chromium.sh
 	scripts/test.sh
 
 lint: $(VENV)/.requirements-dev

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs Debian's Chromium (/usr/bin/chromium) for the browser tests when it
+# is missing and this machine can: apt-get, as root or through passwordless
+# sudo. Never a browser download of its own. Prints what it did and never
+# fails the build by itself: the browser tests decide what a missing browser
+# means (a failure under CI=true, a skip elsewhere).
+set -u
+
+if [ -x /usr/bin/chromium ]; then
+    echo "Chromium: $(/usr/bin/chromium --version 2>/dev/null || echo installed)."
+    exit 0
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "Chromium: not installed, and no apt-get here; the browser tests need /usr/bin/chromium."
+    exit 0
+fi
+if [ "$(id -u)" -eq 0 ]; then
+    sudo=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    sudo="sudo -n"
+else
+    echo "Chromium: not installed; run 'apt-get install chromium' as root for the browser tests."
+    exit 0
+fi
+echo "Chromium: installing Debian's package..."
+if $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium; then
+    echo "Chromium: $(/usr/bin/chromium --version 2>/dev/null || echo installed)."
+else
+    echo "Chromium: the installation failed." >&2
+fi
+exit 0
