@@ -1,0 +1,328 @@
+"""Bot tables on real server processes, watched by a WebSocket client per seat.
+
+Shared by ``live_bench.py`` and ``load_bench.py``. It starts the site's
+processes (``tests/realworld/servers.py``), seats four users at each of N
+tables and lets the bot play for all of them (each seat is "away"), so that
+every seat's client receives its own rendering of every move, as people
+would. After a warm-up it measures, for a fixed time:
+
+- actions per second: actions recorded by the workers in the window;
+- action-to-push latency: from an action's ``created_at`` (stamped by the
+  worker before it commits) to the first frame at each seat's client that
+  shows that action or a later one; p50 and p99 over every (client, action);
+- errors: sockets that closed or failed, and tracebacks in the servers' logs;
+- events lost: (client, action) pairs never shown to that client after the
+  workers stop and a grace period passes. It must be 0.
+
+Everything runs on 127.0.0.1 and stops by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import websockets  # noqa: E402
+from websockets.asyncio.client import connect  # noqa: E402
+
+from tests.realworld.servers import (  # noqa: E402
+    BENCH_REDIS_DB,
+    PostgresDatabase,
+    Stack,
+    flush_redis,
+    postgres_problem,
+    postgres_server_url,
+    redis_problem,
+    redis_server_url,
+    with_path,
+)
+
+SEQ = re.compile(rb'data-seq="(\d+)"')
+# Connections are opened this many at a time, as a crowd arriving.
+CONNECT_BATCH = 50
+GRACE_SECONDS = 5.0
+
+
+@dataclass
+class Client:
+    """One seat's table socket: the first time it showed each event number."""
+
+    match_id: int
+    url: str
+    cookie: str
+    origin: str
+    shown: list[tuple[int, float]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    connected: bool = False
+
+    async def run(self, stop: asyncio.Event) -> None:
+        headers = {"Cookie": self.cookie, "Origin": self.origin}
+        try:
+            async with connect(
+                f"{self.url}/ws/match/{self.match_id}/",
+                additional_headers=headers,
+                open_timeout=60,
+                max_size=2**22,
+            ) as socket:
+                self.connected = True
+                last = -1
+                while not stop.is_set():
+                    try:
+                        message = await asyncio.wait_for(socket.recv(decode=False), 0.5)
+                    except TimeoutError:
+                        continue
+                    received = time.time()
+                    found = SEQ.search(message[:4000])
+                    if found is None:
+                        self.errors.append("a frame without an event number")
+                        continue
+                    seq = int(found.group(1))
+                    if seq > last:
+                        self.shown.append((seq, received))
+                        last = seq
+        except (OSError, websockets.WebSocketException, TimeoutError) as error:
+            self.errors.append(repr(error))
+
+    def first_showing(self, seq: int) -> float | None:
+        """When this client first showed event ``seq`` or a later one."""
+        for shown, at in self.shown:
+            if shown >= seq:
+                return at
+        return None
+
+
+@dataclass
+class Figures:
+    label: str
+    tables: int
+    clients: int
+    seconds: float
+    actions: int
+    latencies: list[float]
+    errors: int
+    lost: int
+    echo: list[float] = field(default_factory=list)
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    def line(self) -> str:
+        return (
+            f"{self.label:<28} {self.tables:>6} {self.clients:>7} {self.actions_per_second:>10.1f}"
+            f" {percentile(self.latencies, 50):>8.1f} {percentile(self.latencies, 99):>8.1f}"
+            f" {self.errors:>6} {self.lost:>5}"
+        )
+
+
+HEADER = (
+    f"{'stack':<28} {'tables':>6} {'clients':>7} {'actions/s':>10}"
+    f" {'p50 ms':>8} {'p99 ms':>8} {'errors':>6} {'lost':>5}"
+)
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The p-th percentile of ``values`` in milliseconds (nearest rank); NaN if empty."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))
+    return ordered[rank] * 1000
+
+
+SETUP = """
+import json
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.models import User
+from django.contrib.sessions.backends.db import SessionStore
+from games import services
+
+count, prefix = {count}, {prefix!r}
+tables = {{}}
+for t in range(count):
+    users = {{n: User.objects.create_user(f"{{prefix}}{{t}}s{{n}}") for n in (1, 2, 3, 4)}}
+    match = services.create_match(users[1])
+    for n in (2, 3, 4):
+        services.take_seat(users[n], match, n)
+    services.start_match(users[1], match)
+    cookies = []
+    for n, user in users.items():
+        # Each seat's player steps away: the bot plays for them at its own pace.
+        services.leave_seat(user, match)
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        cookies.append(session.session_key)
+    tables[match.pk] = cookies
+print(json.dumps(tables))
+"""
+
+
+def make_stack(kind: str, workdir: Path, bot_delay: float) -> tuple[Stack, Any]:
+    """The processes of ``kind`` ("production" or "embedded") and a clean-up for their data.
+
+    Raises SystemExit when PostgreSQL or Redis is needed and missing.
+    """
+    if kind == "embedded":
+        stack = Stack(
+            f"sqlite:///{workdir / 'db.sqlite3'}",
+            None,
+            workdir,
+            servers=1,
+            workers=1,
+            bot_delay=bot_delay,
+            worker_interval=0.2,
+            app="bench.echo_asgi:application",
+        )
+        return stack, lambda: None
+    server = postgres_server_url()
+    redis = with_path(redis_server_url(), str(BENCH_REDIS_DB))
+    for problem in (postgres_problem(server), redis_problem(redis)):
+        if problem:
+            raise SystemExit(problem)
+    database = PostgresDatabase(server, prefix="baloot_bench")
+    database.create()
+    flush_redis(redis)
+    stack = Stack(
+        database.url,
+        redis,
+        workdir,
+        servers=2,
+        workers=2,
+        bot_delay=bot_delay,
+        worker_interval=0.2,
+        app="bench.echo_asgi:application",
+    )
+
+    def clean_up() -> None:
+        database.drop()
+        if redis_problem(redis) is None:
+            flush_redis(redis)
+
+    return stack, clean_up
+
+
+def event_times(stack: Stack, match_ids: list[int]) -> list[tuple[int, int, float]]:
+    """(match, seq, created_at as a Unix time) of every action of the given matches."""
+    rows = stack.rows(
+        "SELECT match_id, seq, created_at FROM games_event WHERE kind = 'action' AND match_id IN ("
+        + ",".join(str(int(pk)) for pk in match_ids)
+        + ")"
+    )
+    out = []
+    for match_id, seq, created in rows:
+        if isinstance(created, str):
+            created = datetime.fromisoformat(created)
+        if created.tzinfo is None:
+            created = created.replace(tzinfo=UTC)
+        out.append((int(match_id), int(seq), created.timestamp()))
+    return out
+
+
+async def echo_round_trips(url: str, origin: str, stop: asyncio.Event, limit: int) -> list[float]:
+    """Round trips of the bare echo consumer, one every 20 ms while the load runs."""
+    times: list[float] = []
+    async with connect(f"{url}/bench/echo/", additional_headers={"Origin": origin}) as socket:
+        while not stop.is_set() and len(times) < limit:
+            started = time.perf_counter()
+            await socket.send(json.dumps({"seq": len(times)}))
+            await socket.recv()
+            times.append(time.perf_counter() - started)
+            await asyncio.sleep(0.02)
+    return times
+
+
+async def measure(
+    stack: Stack, tables: dict[int, list[str]], warmup: float, duration: float
+) -> tuple[list[Client], float, float, list[float]]:
+    """Connect every client, wait ``warmup``, measure for ``duration``, stop the workers."""
+    clients = []
+    for match_id, sessions in tables.items():
+        for seat, session in enumerate(sessions):
+            # Seats alternate between the server processes.
+            daphne = stack.daphnes[seat % len(stack.daphnes)]
+            clients.append(Client(match_id, daphne.ws_url, f"sessionid={session}", daphne.url))
+    stop = asyncio.Event()
+    tasks = []
+    for start in range(0, len(clients), CONNECT_BATCH):
+        batch = clients[start : start + CONNECT_BATCH]
+        tasks += [asyncio.create_task(client.run(stop)) for client in batch]
+        while not all(client.connected or client.errors for client in batch):
+            await asyncio.sleep(0.05)
+    await asyncio.sleep(warmup)
+    echo_stop = asyncio.Event()
+    echo = asyncio.create_task(
+        echo_round_trips(stack.daphnes[0].ws_url, stack.daphnes[0].url, echo_stop, 100_000)
+    )
+    window_start = time.time()
+    await asyncio.sleep(duration)
+    window_end = time.time()
+    echo_stop.set()
+    await asyncio.to_thread(lambda: [worker.stop() for worker in stack.worker_processes])
+    await asyncio.sleep(GRACE_SECONDS)
+    stop.set()
+    await asyncio.gather(*tasks)
+    with contextlib.suppress(OSError, websockets.WebSocketException):
+        return clients, window_start, window_end, await echo
+    return clients, window_start, window_end, []
+
+
+def run(
+    kind: str, count: int, duration: float, warmup: float, bot_delay: float, workdir: Path
+) -> Figures:
+    """One measured run of ``count`` bot tables on a fresh stack of ``kind``."""
+    stack, clean_up = make_stack(kind, workdir, bot_delay)
+    try:
+        stack.prepare()
+        stack.start()
+        # Started before the clients connect; the warm-up absorbs the first moves.
+        out = stack.shell(SETUP.format(count=count, prefix="bench"), timeout=1800)
+        tables = {int(k): v for k, v in json.loads(out.strip().splitlines()[-1]).items()}
+        clients, start, end, echo = asyncio.run(measure(stack, tables, warmup, duration))
+        events = event_times(stack, list(tables))
+        logs_errors = len(stack.tracebacks())
+    finally:
+        stack.stop()
+        clean_up()
+    by_match: dict[int, list[Client]] = {}
+    for client in clients:
+        by_match.setdefault(client.match_id, []).append(client)
+    latencies: list[float] = []
+    lost = 0
+    actions = 0
+    for match_id, seq, created in events:
+        if not start <= created <= end:
+            continue
+        actions += 1
+        for client in by_match[match_id]:
+            shown = client.first_showing(seq)
+            if shown is None:
+                lost += 1
+            else:
+                latencies.append(max(0.0, shown - created))
+    errors = sum(len(client.errors) for client in clients) + logs_errors
+    label = "PostgreSQL+Redis, 2 daphne" if kind == "production" else "SQLite+in-memory, 1 daphne"
+    return Figures(label, count, len(clients), end - start, actions, latencies, errors, lost, echo)
+
+
+def echo_line(figures: Figures) -> str:
+    if not figures.echo:
+        return "echo: no round trip measured"
+    return (
+        f"bare Channels echo in the same daphne process, same run: "
+        f"p50 {percentile(figures.echo, 50):.1f} ms, p99 {percentile(figures.echo, 99):.1f} ms "
+        f"({len(figures.echo)} round trips)"
+    )
