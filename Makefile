@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint services clean
+.PHONY: run test lint services clean messages
 
 # The virtual environment, and a stamp per requirements file so that a change
 # to the pins reinstalls on the next run.
@@ -21,10 +21,19 @@ $(VENV)/.requirements-dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
+# The compiled message catalogs, one .mo beside each .po, rebuilt when the .po
+# changes. Babel compiles them (baloot_site/catalogs.py), so no GNU gettext is
+# needed; the .mo files are not in git.
+CATALOGS := $(wildcard locale/*/LC_MESSAGES/*.po)
+COMPILED_CATALOGS := $(CATALOGS:.po=.mo)
+
+%.mo: %.po | $(VENV)/.requirements
+	$(BIN)/python -m baloot_site.catalogs compile
+
 # Local use: DEBUG on unless the environment says otherwise, SQLite and the
 # in-memory channel layer unless DATABASE_URL / REDIS_URL are set.
 run: export DJANGO_DEBUG ?= 1
-run: $(VENV)/.requirements
+run: $(VENV)/.requirements $(COMPILED_CATALOGS)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	# Every process the site needs is started from here; today that is the
@@ -32,7 +41,7 @@ run: $(VENV)/.requirements
 	$(BIN)/daphne --bind $(HOST) --port $(PORT) baloot_site.asgi:application
 
 # The whole suite on SQLite, then the database tests again on PostgreSQL.
-test: $(VENV)/.requirements-dev
+test: $(VENV)/.requirements-dev $(COMPILED_CATALOGS)
 	scripts/services.sh
 	# Debian's Chromium for the browser tests, when missing and installable.
 	scripts/chromium.sh
@@ -46,5 +55,10 @@ lint: $(VENV)/.requirements-dev
 services:
 	scripts/services.sh
 
+# After changing the site's wording: refresh locale/*/LC_MESSAGES/django.po from
+# the source (needs GNU gettext's xgettext), then translate the new entries.
+messages: $(VENV)/.requirements
+	DJANGO_SECRET_KEY=messages-only-key $(BIN)/python -m baloot_site.catalogs update
+
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache $(COMPILED_CATALOGS)
