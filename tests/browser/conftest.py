@@ -22,7 +22,7 @@ from tests.realworld.servers import ROOT, Daphne, Stack
 
 if TYPE_CHECKING:
     # Imported when the tests run: without Playwright they are skipped, not broken.
-    from playwright.sync_api import BrowserContext, Page, Playwright
+    from playwright.sync_api import BrowserContext, Page, Playwright, ViewportSize
 
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 CHROMIUM_ARGS = [
@@ -36,7 +36,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 # Room for the table and its side panels, as on a laptop.
-VIEWPORT = {"width": 1280, "height": 900}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 900}
 
 
 @pytest.fixture(scope="module")

@@ -86,7 +86,9 @@ class HttpSession:
             sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if method == "POST" and "csrftoken" in self.cookies:
             sent.setdefault("X-CSRFToken", self.cookies["csrftoken"])
-        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+        connection = http.client.HTTPConnection(
+            parts.hostname or "127.0.0.1", parts.port, timeout=timeout
+        )
         try:
             connection.request(method, path, body=body, headers=sent)
             raw = connection.getresponse()

@@ -428,7 +428,7 @@ def query(database_url: str, sql: str, params: Iterable[Any] = ()) -> list[tuple
     import psycopg
 
     with psycopg.connect(database_url) as db:
-        return db.execute(sql, tuple(params)).fetchall()  # type: ignore[arg-type]
+        return db.execute(sql, tuple(params)).fetchall()
 
 
 def execute(database_url: str, sql: str, params: Iterable[Any] = ()) -> None:
@@ -441,7 +441,7 @@ def execute(database_url: str, sql: str, params: Iterable[Any] = ()) -> None:
     import psycopg
 
     with psycopg.connect(database_url) as db:
-        db.execute(sql, tuple(params))  # type: ignore[arg-type]
+        db.execute(sql, tuple(params))
 
 
 @atexit.register

@@ -84,11 +84,13 @@ async def test_an_action_posted_to_one_process_is_pushed_to_clients_of_the_other
         table.match_id,
     )
     actor_name = table.players[table.turn]
-    partner_seat = (table.turn + 1) % 4 + 1
+    partner_name = table.players[(table.turn + 1) % 4 + 1]
+    assert actor_name is not None
+    assert partner_name is not None
     actor = HttpSession(a.url)
     partner = HttpSession(b.url)
     await asyncio.to_thread(actor.log_in, actor_name, PASSWORD)
-    await asyncio.to_thread(partner.log_in, table.players[partner_seat], PASSWORD)
+    await asyncio.to_thread(partner.log_in, partner_name, PASSWORD)
 
     page = await asyncio.to_thread(actor.get, f"/match/{table.match_id}/")
     assert page.status == 200
@@ -221,8 +223,10 @@ async def seated_player(stack: Stack, prefix: str) -> tuple[int, int, HttpSessio
         "UPDATE games_match SET deadline = now() + interval '1 hour' WHERE id = %s",
         table.match_id,
     )
+    name = table.players[table.turn]
+    assert name is not None
     player = HttpSession(stack.daphnes[0].url)
-    await asyncio.to_thread(player.log_in, table.players[table.turn], PASSWORD)
+    await asyncio.to_thread(player.log_in, name, PASSWORD)
     return table.match_id, table.turn, player
 
 

@@ -245,7 +245,7 @@ def fuzz_http(
             [table.seq] * 4
             + [table.seq - 1, table.seq + 1, 0, -1, 10**12, "1", "", "x", 1.0, True, None]
         )
-        htmx = {"HTTP_HX_REQUEST": "true"} if rng.random() < 0.7 else {}
+        htmx: dict[str, Any] = {"HTTP_HX_REQUEST": "true"} if rng.random() < 0.7 else {}
         roll = rng.random()
         if roll < 0.85:
             request = build_request(rng, action, seq, garble=True)
@@ -334,7 +334,7 @@ async def test_garbage_on_the_table_socket_changes_nothing_and_never_breaks_it(
     before = [await database_sync_to_async(stored)(t.match_id) for t in tables]
     sockets = []
     for table in running:
-        for user in (table.turn_user, players[table.state.turn % 4 + 1], outsider):
+        for user in (table.turn_user, players[(table.state.turn or 4) % 4 + 1], outsider):
             socket = await socket_for(table.match_id, user)
             connected, _ = await socket.connect()
             assert connected
