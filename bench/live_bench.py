@@ -39,6 +39,8 @@ def main() -> None:
             )
         print(figures.line())
         print("    " + echo_line(figures), flush=True)
+        for sample in figures.error_samples:
+            print(f"    error: {sample}")
 
 
 if __name__ == "__main__":

@@ -113,6 +113,7 @@ class Figures:
     errors: int
     lost: int
     echo: list[float] = field(default_factory=list)
+    error_samples: list[str] = field(default_factory=list)
 
     @property
     def actions_per_second(self) -> float:
@@ -293,7 +294,7 @@ def run(
         tables = {int(k): v for k, v in json.loads(out.strip().splitlines()[-1]).items()}
         clients, start, end, echo = asyncio.run(measure(stack, tables, warmup, duration))
         events = event_times(stack, list(tables))
-        logs_errors = len(stack.tracebacks())
+        tracebacks = stack.tracebacks()
     finally:
         stack.stop()
         clean_up()
@@ -313,9 +314,23 @@ def run(
                 lost += 1
             else:
                 latencies.append(max(0.0, shown - created))
-    errors = sum(len(client.errors) for client in clients) + logs_errors
+    client_errors = [error for client in clients for error in client.errors]
+    errors = len(client_errors) + len(tracebacks)
+    # A few distinct errors, so that a bad run says why.
+    samples = list(dict.fromkeys(e[:300] for e in client_errors))[:3]
+    samples += [exception_line(t) for t in tracebacks[:3]]
     label = "PostgreSQL+Redis, 2 daphne" if kind == "production" else "SQLite+in-memory, 1 daphne"
-    return Figures(label, count, len(clients), end - start, actions, latencies, errors, lost, echo)
+    return Figures(
+        label, count, len(clients), end - start, actions, latencies, errors, lost, echo, samples
+    )
+
+
+def exception_line(traceback: str) -> str:
+    """The line of a logged traceback that names the exception."""
+    lines = traceback.splitlines()
+    name = lines[0].split(":")[0]
+    found = next((line for line in lines[1:] if line and not line.startswith(" ")), lines[0])
+    return f"{name}: {found[:300]}"
 
 
 def echo_line(figures: Figures) -> str:

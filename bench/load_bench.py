@@ -48,6 +48,8 @@ def main() -> None:
                     kind, count, args.duration, args.warmup, args.bot_delay, Path(workdir)
                 )
             print(figures.line(), flush=True)
+            for sample in figures.error_samples:
+                print(f"    error: {sample}")
             if percentile(figures.latencies, 99) < TARGET_P99_MS and figures.lost == 0:
                 best[figures.label] = max(best.get(figures.label, 0), count)
     for label, count in best.items():

@@ -70,8 +70,11 @@ def random_match(
             continue
         legal = legal_actions(state)
         if patient:
-            legal = [a for a in legal if a.get("double", "pass") == "pass"
-                     and a.get("bid") not in ("sun", "ashkal")] or legal
+            legal = [
+                a
+                for a in legal
+                if a.get("double", "pass") == "pass" and a.get("bid") not in ("sun", "ashkal")
+            ] or legal
         action = rng.choice(legal)
         state = apply(state, action)
         if record is not None:
@@ -90,8 +93,10 @@ def bench_matches(seconds: float) -> None:
         deals += d
         actions += a
     elapsed = time.perf_counter() - start
-    print(f"random complete matches: {matches / elapsed:,.0f} per second "
-          f"({matches} matches, {deals} deals, {actions} actions in {elapsed:.1f} s)")
+    print(
+        f"random complete matches: {matches / elapsed:,.0f} per second "
+        f"({matches} matches, {deals} deals, {actions} actions in {elapsed:.1f} s)"
+    )
     print(f"deals: {deals / elapsed:,.0f} per second; actions: {actions / elapsed:,.0f} per second")
 
 
@@ -106,8 +111,10 @@ def bench_sawa_share(seconds: float) -> None:
         elapsed = time.perf_counter() - start
     finally:
         setattr(playing, "can_claim", real)  # noqa: B010
-    print(f"share of time in the Sawa check: {100 * SAWA_TIME[0] / elapsed:.1f}% "
-          f"({SAWA_TIME[1]} checks, {1e6 * SAWA_TIME[0] / max(SAWA_TIME[1], 1):.1f} us each)")
+    print(
+        f"share of time in the Sawa check: {100 * SAWA_TIME[0] / elapsed:.1f}% "
+        f"({SAWA_TIME[1]} checks, {1e6 * SAWA_TIME[0] / max(SAWA_TIME[1], 1):.1f} us each)"
+    )
 
 
 def long_match(min_actions: int) -> Document:
@@ -137,8 +144,10 @@ def bench_replay(repeats: int) -> None:
         start = time.perf_counter()
         replay_document(doc, allow_unfinished=True)
         timings.append(time.perf_counter() - start)
-    print(f"replay of a {count}-action match ({len(doc.rounds)} deals): "
-          f"median {1000 * statistics.median(timings):.2f} ms, best {1000 * min(timings):.2f} ms")
+    print(
+        f"replay of a {count}-action match ({len(doc.rounds)} deals): "
+        f"median {1000 * statistics.median(timings):.2f} ms, best {1000 * min(timings):.2f} ms"
+    )
 
 
 def main() -> None:
