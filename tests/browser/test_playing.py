@@ -8,6 +8,7 @@ htmx buttons and every update arrives through its own WebSocket.
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.browser
 
 RESULT_SHOWN = "t.querySelector('details.result') !== null"
+MAX_TURNS = 40
 
 
 def match_id_of(page: Page) -> int:
@@ -70,7 +72,8 @@ def test_a_new_player_signs_up_and_plays_a_whole_deal_by_clicking(
     assert "No deal has been completed yet." in page.locator("details.sheet").inner_text()
 
     clicks: Counter[str] = Counter()
-    while True:
+    # A deal is at most a few bids and calls, a declaration and eight cards.
+    for _turn in range(MAX_TURNS):
         table = wait_for_turn_or(page, RESULT_SHOWN)
         if table["result"]:
             break
@@ -78,6 +81,8 @@ def test_a_new_player_signs_up_and_plays_a_whole_deal_by_clicking(
         assert kind is not None, f"my turn, but nothing to click: {table}"
         if kind == "play" and clicks["play"] == 4:
             screenshot(page, request, "mid-deal")
+    else:
+        raise AssertionError(f"the deal did not end after {MAX_TURNS} turns: {clicks}")
 
     result = page.locator("#table details.result")
     assert result.get_attribute("open") is not None, "the result opens by itself after a deal"
@@ -143,7 +148,9 @@ def test_two_players_at_one_table_see_each_others_moves_without_reloading(
     names = {id(host): "amina", id(guest): "badr"}
     clicks: Counter[str] = Counter()
     seen_by_other = Counter[str]()
+    deadline = time.monotonic() + 180
     while min(seen_by_other["amina"], seen_by_other["badr"]) < 3:
+        assert time.monotonic() < deadline, f"the players stopped getting turns: {seen_by_other}"
         for page, other in ((host, guest), (guest, host)):
             table = read_table(page)
             if not table["mine"]:
@@ -224,11 +231,13 @@ def test_reloading_mid_deal_shows_the_same_table(
     page.wait_for_url("**/match/*/")
     clicks: Counter[str] = Counter()
     # Into the card play, with some cards on the table and in the tricks won.
-    while True:
+    for _turn in range(MAX_TURNS):
         table = wait_for_turn_or(page, "false")
         if table["playable"] and clicks["play"] >= 2:
             break
         act(page, table, clicks)
+    else:
+        raise AssertionError(f"no third card to play after {MAX_TURNS} turns: {clicks}")
 
     # Nobody else moves while this seat has the turn, so the picture must not change.
     page.reload()
