@@ -36,9 +36,9 @@ run: export DJANGO_DEBUG ?= 1
 run: $(VENV)/.requirements $(COMPILED_CATALOGS)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	# Every process the site needs is started from here; today that is the
-	# daphne web server alone.
-	$(BIN)/daphne --bind $(HOST) --port $(PORT) baloot_site.asgi:application
+	# daphne and the worker that plays bots and enforces timers, stopped
+	# together (scripts/run.sh).
+	HOST=$(HOST) PORT=$(PORT) scripts/run.sh
 
 # The whole suite on SQLite, then the database tests again on PostgreSQL.
 test: $(VENV)/.requirements-dev $(COMPILED_CATALOGS)

@@ -85,6 +85,9 @@ CHANNEL_LAYERS = environment.channel_layers(os.environ)
 # due turns every WORKER_INTERVAL seconds while idle.
 BOT_DELAY_SECONDS = environment.seconds(os.environ, "BOT_DELAY_SECONDS", 1.0)
 WORKER_INTERVAL = environment.seconds(os.environ, "WORKER_INTERVAL", 0.2)
+# Without Redis, each server process relays the worker's events to its own
+# clients (games/relay.py); scripts/run.sh turns this on when REDIS_URL is unset.
+RELAY_WORKER_EVENTS = environment.flag(os.environ, "RELAY_WORKER_EVENTS", default=False)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,0 +1,74 @@
+"""``manage.py run_worker``: play bots' turns and expired timers until stopped.
+
+Run one beside the web server processes (``make run`` starts one). Any
+number may run against the same database: each due turn is recorded once
+(``games.timers``). SIGTERM or SIGINT stops the loop after the current pass.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from types import FrameType
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import DatabaseError, close_old_connections, connection
+
+from games import timers
+
+logger = logging.getLogger("games.worker")
+
+
+class Command(BaseCommand):
+    help = "Play bots' turns and expired timers until stopped (SIGTERM or SIGINT)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--once",
+            action="store_true",
+            help="Make one pass over the due turns, print how many were played, and exit.",
+        )
+        parser.add_argument(
+            "--interval",
+            type=float,
+            default=None,
+            help="Seconds to wait when nothing was due (default: the WORKER_INTERVAL setting).",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["once"]:
+            self.stdout.write(f"{timers.advance_due()} due turns played.")
+            return
+        interval = options["interval"]
+        if interval is None:
+            interval = settings.WORKER_INTERVAL
+        stop = threading.Event()
+
+        def request_stop(signum: int, frame: FrameType | None) -> None:
+            logger.info("worker: %s received, stopping", signal.Signals(signum).name)
+            stop.set()
+
+        signal.signal(signal.SIGTERM, request_stop)
+        signal.signal(signal.SIGINT, request_stop)
+        logger.info("worker: started, looking for due turns every %ss when idle", interval)
+        while not stop.is_set():
+            played = self._pass()
+            # Busy tables are served again at once; an idle worker waits.
+            if not played:
+                stop.wait(interval)
+        connection.close()
+        logger.info("worker: stopped")
+
+    def _pass(self) -> int:
+        """One call of advance_due; a database failure is logged and retried later."""
+        close_old_connections()
+        try:
+            return timers.advance_due()
+        except DatabaseError:
+            logger.exception("worker: database error; retrying")
+            # A broken connection is dropped so that the next pass reconnects.
+            connection.close()
+            return 0

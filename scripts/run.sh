@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Serves the site (`make run`): daphne, and beside it the worker that plays
+# bots' turns and enforces timers (`manage.py run_worker`). Ctrl-C, SIGTERM,
+# or either process stopping stops both, so no worker outlives the site.
+# HOST and PORT choose daphne's address.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bin=.venv/bin
+worker=""
+server=""
+
+stop_both() {
+    trap - EXIT INT TERM
+    for pid in $server $worker; do
+        kill -TERM "$pid" 2>/dev/null
+    done
+    wait
+}
+trap stop_both EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Without Redis the channel layer lives inside daphne, so daphne relays the
+# worker's events to its clients itself (games/relay.py).
+if [ -z "${REDIS_URL:-}" ]; then
+    export RELAY_WORKER_EVENTS=1
+fi
+
+"$bin/python" manage.py run_worker &
+worker=$!
+"$bin/daphne" --bind "${HOST:-127.0.0.1}" --port "${PORT:-8000}" baloot_site.asgi:application &
+server=$!
+
+# Whichever ends first ends the run; its status is the script's.
+wait -n
+exit $?
