@@ -67,32 +67,36 @@ class Client:
     connected: bool = False
 
     async def run(self, stop: asyncio.Event) -> None:
+        """Read frames until ``stop``; reconnect after a failure, as the page does."""
+        while not stop.is_set():
+            try:
+                await self._read(stop)
+            except (OSError, websockets.WebSocketException, TimeoutError) as error:
+                self.errors.append(repr(error))
+                await asyncio.sleep(0.5)
+
+    async def _read(self, stop: asyncio.Event) -> None:
         headers = {"Cookie": self.cookie, "Origin": self.origin}
-        try:
-            async with connect(
-                f"{self.url}/ws/match/{self.match_id}/",
-                additional_headers=headers,
-                open_timeout=60,
-                max_size=2**22,
-            ) as socket:
-                self.connected = True
-                last = -1
-                while not stop.is_set():
-                    try:
-                        message = await asyncio.wait_for(socket.recv(decode=False), 0.5)
-                    except TimeoutError:
-                        continue
-                    received = time.time()
-                    found = SEQ.search(message[:4000])
-                    if found is None:
-                        self.errors.append("a frame without an event number")
-                        continue
-                    seq = int(found.group(1))
-                    if seq > last:
-                        self.shown.append((seq, received))
-                        last = seq
-        except (OSError, websockets.WebSocketException, TimeoutError) as error:
-            self.errors.append(repr(error))
+        async with connect(
+            f"{self.url}/ws/match/{self.match_id}/",
+            additional_headers=headers,
+            open_timeout=60,
+            max_size=2**22,
+        ) as socket:
+            self.connected = True
+            while not stop.is_set():
+                try:
+                    message = await asyncio.wait_for(socket.recv(decode=False), 0.5)
+                except TimeoutError:
+                    continue
+                received = time.time()
+                found = SEQ.search(message[:4000])
+                if found is None:
+                    self.errors.append("a frame without an event number")
+                    continue
+                seq = int(found.group(1))
+                if not self.shown or seq > self.shown[-1][0]:
+                    self.shown.append((seq, received))
 
     def first_showing(self, seq: int) -> float | None:
         """When this client first showed event ``seq`` or a later one."""
@@ -148,6 +152,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 from games import services
+from games.models import Match
 
 count, prefix = {count}, {prefix!r}
 tables = {{}}
@@ -157,10 +162,10 @@ for t in range(count):
     for n in (2, 3, 4):
         services.take_seat(users[n], match, n)
     services.start_match(users[1], match)
+    # Nothing moves until every client is connected (GO below).
+    Match.objects.filter(pk=match.pk).update(deadline=None)
     cookies = []
     for n, user in users.items():
-        # Each seat's player steps away: the bot plays for them at its own pace.
-        services.leave_seat(user, match)
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
         session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
@@ -169,6 +174,16 @@ for t in range(count):
         cookies.append(session.session_key)
     tables[match.pk] = cookies
 print(json.dumps(tables))
+"""
+
+
+GO = """
+from games import services
+from games.models import Seat
+
+# Every seated player steps away: the bot plays for them at its own pace.
+for seat in Seat.objects.filter(match_id__in={match_ids!r}).select_related("user"):
+    services.leave_seat(seat.user, seat.match_id)
 """
 
 
@@ -261,8 +276,15 @@ async def measure(
     for start in range(0, len(clients), CONNECT_BATCH):
         batch = clients[start : start + CONNECT_BATCH]
         tasks += [asyncio.create_task(client.run(stop)) for client in batch]
-        while not all(client.connected or client.errors for client in batch):
+        connecting_since = time.monotonic()
+        while not all(client.connected for client in batch):
+            if time.monotonic() - connecting_since > 300:
+                raise SystemExit(f"clients could not connect: {batch[0].errors[-1:]}")
             await asyncio.sleep(0.05)
+    # Connection trouble while nothing was moving is not the load's doing.
+    for client in clients:
+        client.errors.clear()
+    await asyncio.to_thread(stack.shell, GO.format(match_ids=list(tables)), 1800)
     await asyncio.sleep(warmup)
     echo_stop = asyncio.Event()
     echo = asyncio.create_task(
@@ -289,7 +311,6 @@ def run(
     try:
         stack.prepare()
         stack.start()
-        # Started before the clients connect; the warm-up absorbs the first moves.
         out = stack.shell(SETUP.format(count=count, prefix="bench"), timeout=1800)
         tables = {int(k): v for k, v in json.loads(out.strip().splitlines()[-1]).items()}
         clients, start, end, echo = asyncio.run(measure(stack, tables, warmup, duration))
