@@ -75,9 +75,18 @@ def create_user(stack: Stack, username: str) -> None:
 
 
 def abort(stack: Stack, match_ids: list[int]) -> None:
-    """Stop matches for good through the admin's service, so workers leave them alone."""
+    """Stop matches for good through the admin's service, so workers leave them alone.
+
+    A match that already ended is left as it is.
+    """
     stack.shell(
-        f"from games import services\nfor pk in {match_ids!r}:\n    services.abort_match(pk)\n"
+        "from games import services\n"
+        "from games.errors import MatchOver\n"
+        f"for pk in {match_ids!r}:\n"
+        "    try:\n"
+        "        services.abort_match(pk)\n"
+        "    except MatchOver:\n"
+        "        pass\n"
     )
 
 
