@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games import rules, services
@@ -45,9 +46,12 @@ def advance_due(now: datetime | None = None, *, limit: int = BATCH) -> int:
     first is skipped). Raises DatabaseError when the database fails.
     """
     now = now or timezone.now()
+    # A running match without a deadline (one started before deadlines were
+    # stored) is due at once rather than stalled for ever.
     due = list(
-        Match.objects.filter(status=Match.Status.PLAYING, deadline__lte=now)
-        .order_by("deadline", "pk")
+        Match.objects.filter(status=Match.Status.PLAYING)
+        .filter(Q(deadline__lte=now) | Q(deadline__isnull=True))
+        .order_by(F("deadline").asc(nulls_first=True), "pk")
         .values_list("pk", "seq")[:limit]
     )
     played = 0
@@ -77,8 +81,7 @@ def play_due_turn(match_id: int, seen_seq: int, now: datetime) -> services.Outco
             if (
                 match.status != Match.Status.PLAYING
                 or match.seq != seen_seq
-                or match.deadline is None
-                or match.deadline > now
+                or (match.deadline is not None and match.deadline > now)
             ):
                 return None
             state = load_state(match)

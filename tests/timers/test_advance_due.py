@@ -67,6 +67,15 @@ def test_at_the_deadline_the_engine_plays_the_forced_action_marked_auto(
     assert_log_consistent(outcome.match)
 
 
+def test_a_running_match_without_a_deadline_is_due_at_once(start_table: TableStarter, clock: Clock):
+    # As a match started before deadlines were stored would be.
+    match = start_table(bots=(1, 2, 3, 4)).match
+    Match.objects.filter(pk=match.pk).update(deadline=None)
+    assert timers.advance_due(now=clock.now) == 1
+    assert reload(match).seq == 2
+    assert reload(match).deadline is not None
+
+
 def test_a_due_turn_is_played_once_however_often_the_worker_asks(
     start_table: TableStarter, clock: Clock
 ):
