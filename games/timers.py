@@ -18,7 +18,7 @@ restarted worker carries on from the database alone.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -37,6 +37,8 @@ logger = logging.getLogger(__name__)
 # How many due matches one call looks at, most overdue first; the rest wait
 # for the next call, so one call never holds the worker for long.
 BATCH = 200
+# How long a match whose turn cannot be played waits before the next try.
+BROKEN_RETRY = timedelta(minutes=1)
 
 
 def advance_due(now: datetime | None = None, *, limit: int = BATCH) -> int:
@@ -60,9 +62,10 @@ def advance_due(now: datetime | None = None, *, limit: int = BATCH) -> int:
             if play_due_turn(match_id, seq, now) is not None:
                 played += 1
         except (ServiceError, LogError):
-            # One broken match must not stop the others; it is retried (and
-            # logged again) on the next call until someone looks at it.
+            # One broken match must not stop the others, nor fill the log:
+            # it is tried again once a minute until someone repairs it.
             logger.exception("match %s: the due turn could not be played", match_id)
+            Match.objects.filter(pk=match_id, seq=seq).update(deadline=now + BROKEN_RETRY)
     return played
 
 

@@ -180,7 +180,14 @@ def test_a_match_whose_log_does_not_replay_does_not_stop_the_others(
     assert timers.advance_due(now=clock.now) == 1
     assert reload(healthy).seq == 2
     assert reload(broken).seq == 1
-    assert f"match {broken.pk}: the due turn could not be played" in caplog.text
+    failure = f"match {broken.pk}: the due turn could not be played"
+    assert caplog.text.count(failure) == 1
+    # It is tried again a minute later, not on every pass of the worker.
+    assert deadline_of(broken) == clock.now + timedelta(minutes=1)
+    timers.advance_due(now=clock.advance(59))
+    assert caplog.text.count(failure) == 1
+    timers.advance_due(now=clock.advance(1))
+    assert caplog.text.count(failure) == 2
 
 
 @pytest.mark.postgres
