@@ -24,6 +24,7 @@ from django.utils.translation import to_locale
 
 from baloot_site.catalogs import (
     CATALOG_LANGUAGES,
+    IGNORED,
     LOCALE_DIR,
     MAKEMESSAGES_OPTIONS,
     ROOT,
@@ -31,8 +32,10 @@ from baloot_site.catalogs import (
     compile_catalogs,
 )
 
-# What makemessages reads: the apps and the templates.
-SOURCE = ("accounts", "baloot_site", "games", "templates")
+# Top-level folders that makemessages is told to leave out ("tests/*").
+IGNORED_FOLDERS = frozenset(
+    pattern.removesuffix("/*") for pattern in IGNORED if pattern.count("/") == 1
+)
 
 MessageKey = tuple[str | None, str | tuple[str, ...]]
 
@@ -99,10 +102,15 @@ def test_the_catalogs_hold_exactly_what_the_source_says(
             pytest.fail("xgettext (GNU gettext) is needed to check the catalogs under CI=true")
         pytest.skip("xgettext (GNU gettext) is not installed; CI=true would fail")
     copy = tmp_path / "source"
-    for name in SOURCE:
-        shutil.copytree(
-            ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__", "rules")
-        )
+    copy.mkdir()
+    # Everything makemessages would read in the real tree.
+    for path in ROOT.iterdir():
+        if path.name.startswith(".") or path.name in IGNORED_FOLDERS:
+            continue
+        if path.is_dir():
+            shutil.copytree(path, copy / path.name, ignore=shutil.ignore_patterns("__pycache__"))
+        elif path.suffix in (".py", ".html", ".txt"):
+            shutil.copy(path, copy / path.name)
     fresh = tmp_path / "locale"
     fresh.mkdir()
     # makemessages reads the current folder and writes to the first locale
