@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from games import rules, services
 from games.errors import ServiceError
 from games.models import Match
+from games.rule_messages import rule_message
 
 MAX_DOCUMENT_BYTES = 1024 * 1024
 
@@ -52,7 +53,7 @@ class ImportForm(forms.Form):
             raise forms.ValidationError(
                 _("This is not a valid baloot/1 document: %(problem)s"),
                 code="malformed",
-                params={"problem": str(error)},
+                params={"problem": rule_message(error)},
             ) from None
 
 

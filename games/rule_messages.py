@@ -1,13 +1,14 @@
 """The rules engine's refusals in the player's language.
 
 The engine (``games.rules``) stays free of Django and speaks English: each
-``IllegalAction`` (and each ``NotationError`` of a replayed document)
-carries its English message template (``.template``, with ``%(name)s``
-placeholders) and the values for them (``.params``). This module lists every
-template the engine can raise, marked with ``gettext_noop`` so that
-``makemessages`` puts them in the catalogs, and translates a refusal as
+``IllegalAction`` (and each ``MalformedDocument`` or ``NotationError`` of an
+imported document) carries its English message template (``.template``, with
+``%(name)s`` placeholders) and the values for them (``.params``). This module
+lists every template the engine can raise, marked with ``gettext_noop`` so
+that ``makemessages`` puts them in the catalogs, and translates a refusal as
 ``gettext(template) % params``, with the params that name a suit, a card, a
-project or a call translated too. ``tests/i18n/test_rule_messages.py`` fails
+project or a call translated too, and a param that is itself a refusal
+translated the same way. ``tests/i18n/test_rule_messages.py`` fails
 when the engine gains a message that is missing here.
 """
 
@@ -92,6 +93,19 @@ TEMPLATES: frozenset[str] = frozenset(
         gettext_noop("You cannot follow %(suit)s, so you must trump with %(trump)s"),
         gettext_noop("Sawa is claimed at your turn to lead"),
         gettext_noop("Sawa needs a hand that wins every remaining trick whatever the others play"),
+        # notation.py: reading a document (MalformedDocument). The JSON keys
+        # and values quoted in these stay as the notation spells them.
+        gettext_noop("not valid JSON: %(error)s"),
+        gettext_noop("a document is a JSON object"),
+        gettext_noop('"notation" must be "%(notation)s"'),
+        gettext_noop('"mode" must be "classic" or "quick"'),
+        gettext_noop('"players" maps seats "1" to "4" to names'),
+        gettext_noop('"rounds" must be a list'),
+        gettext_noop("round %(round)s: a round is a JSON object"),
+        gettext_noop("round %(round)s: the dealer must be a seat from 1 to 4"),
+        gettext_noop("round %(round)s: %(problem)s"),
+        gettext_noop("round %(round)s: the actions must be a list"),
+        gettext_noop("round %(round)s, action %(action)s: %(problem)s"),
         # notation.py: replaying a whole document (NotationError).
         gettext_noop("The match was already won"),
         gettext_noop("The dealer of this round must be seat %(seat)s"),
@@ -101,7 +115,7 @@ TEMPLATES: frozenset[str] = frozenset(
 
 
 class EngineMessage(Protocol):
-    """What the engine's translatable errors have: ``IllegalAction``, ``NotationError``."""
+    """What the engine's translatable errors have: ``IllegalAction`` and the notation's."""
 
     @property
     def template(self) -> str: ...
@@ -162,10 +176,15 @@ def rule_message(error: EngineMessage) -> str:
     text = gettext(error.template)
     if not error.params:
         return text
-    params = {
-        name: _PARAM_TRANSLATORS.get(name, _identity)(value) for name, value in error.params.items()
-    }
+    params = {name: _translate_param(name, value) for name, value in error.params.items()}
     return text % params
+
+
+def _translate_param(name: str, value: Any) -> Any:
+    if hasattr(value, "template") and hasattr(value, "params"):
+        # The refusal that made a document malformed, inside its message.
+        return rule_message(value)
+    return _PARAM_TRANSLATORS.get(name, _identity)(value)
 
 
 def _identity(value: Any) -> Any:

@@ -23,7 +23,17 @@ _ROUND_KEYS = ("dealer", "deck", "actions")
 
 
 class MalformedDocument(ValueError):
-    """A document that is not valid ``baloot/1`` before any rule is applied."""
+    """A document that is not valid ``baloot/1`` before any rule is applied.
+
+    Like ``IllegalAction``, it keeps its English message template and params
+    (``template``, ``params``) so that a user interface can translate it; the
+    ``problem`` param is the IllegalAction that made a deck or action bad.
+    """
+
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(message % params if params else message)
+        self.template = message
+        self.params = params
 
 
 class NotationError(ValueError):
@@ -71,11 +81,11 @@ def read_document(text: str | bytes) -> Document:
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise MalformedDocument(f"not valid JSON: {exc}") from None
+        raise MalformedDocument("not valid JSON: %(error)s", error=str(exc)) from None
     if not isinstance(data, dict):
         raise MalformedDocument("a document is a JSON object")
     if data.get("notation") != NOTATION:
-        raise MalformedDocument(f'"notation" must be "{NOTATION}"')
+        raise MalformedDocument('"notation" must be "%(notation)s"', notation=NOTATION)
     mode = data.get("mode")
     if mode not in MODES:
         raise MalformedDocument('"mode" must be "classic" or "quick"')
@@ -94,25 +104,31 @@ def read_document(text: str | bytes) -> Document:
 
 
 def _read_round(number: int, data: Any) -> RoundRecord:
-    where = f"round {number}"
     if not isinstance(data, dict):
-        raise MalformedDocument(f"{where}: a round is a JSON object")
+        raise MalformedDocument("round %(round)s: a round is a JSON object", round=number)
     dealer = data.get("dealer")
     if type(dealer) is not int or not 1 <= dealer <= 4:
-        raise MalformedDocument(f"{where}: the dealer must be a seat from 1 to 4")
+        raise MalformedDocument(
+            "round %(round)s: the dealer must be a seat from 1 to 4", round=number
+        )
     deck = data.get("deck")
     try:
         parse_deck(deck)  # type: ignore[arg-type]
     except IllegalAction as exc:
-        raise MalformedDocument(f"{where}: {exc}") from None
+        raise MalformedDocument("round %(round)s: %(problem)s", round=number, problem=exc) from None
     actions = data.get("actions")
     if not isinstance(actions, list):
-        raise MalformedDocument(f"{where}: the actions must be a list")
+        raise MalformedDocument("round %(round)s: the actions must be a list", round=number)
     for i, action in enumerate(actions, 1):
         try:
             check_shape(action)
         except IllegalAction as exc:
-            raise MalformedDocument(f"{where}, action {i}: {exc}") from None
+            raise MalformedDocument(
+                "round %(round)s, action %(action)s: %(problem)s",
+                round=number,
+                action=i,
+                problem=exc,
+            ) from None
     extra = {k: v for k, v in data.items() if k not in _ROUND_KEYS}
     return RoundRecord(dealer=dealer, deck=list(deck), actions=actions, extra=extra)  # type: ignore[arg-type]
 

@@ -52,7 +52,25 @@ def text_of(message: Message) -> str:
 def page(client: Any, url: str) -> str:
     response = client.get(url)
     assert response.status_code == 200, url
-    return html.unescape(response.content.decode())
+    return response.content.decode()
+
+
+# Attributes whose text people see or hear; the others (tokens, URLs, JSON)
+# could hold any letters.
+SHOWN_ATTRIBUTES = re.compile(r'\b(?:title|aria-label|alt|placeholder)="([^"]*)"')
+
+
+def shown_text(body: str) -> str:
+    """What a person reads or hears on the page: text between tags and the spoken attributes."""
+    without_code = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    spoken = SHOWN_ATTRIBUTES.findall(without_code)
+    text = re.sub(r"<[^>]*>", "\n", without_code)
+    return html.unescape("\n".join([text, *spoken]))
+
+
+def shows(text: str, words: str) -> bool:
+    """True when ``words`` stand in ``text`` on their own, not inside a longer word."""
+    return re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text) is not None
 
 
 def html_tag(body: str) -> str:
@@ -65,26 +83,28 @@ def check_translated(
     get: Callable[[str], str], messages: Sequence[Message], terms: Mapping[str, Sequence[str]]
 ) -> None:
     """``get(language)`` renders a page; each message and term must appear in each language."""
-    english = get("en")
-    assert 'lang="en"' in html_tag(english)
+    english_page = get("en")
+    assert 'lang="en"' in html_tag(english_page)
+    english = shown_text(english_page)
     for message in messages:
         with translation.override("en"):
-            assert text_of(message) in english, f"{message!r} is not on the English page"
+            assert shows(english, text_of(message)), f"{message!r} is not on the English page"
     for language in LANGUAGES:
         body = get(language)
         tag = html_tag(body)
         assert f'lang="{language}"' in tag
         assert f'dir="{"rtl" if language == "ar" else "ltr"}"' in tag
+        text = shown_text(body)
         for message in messages:
             with translation.override("en"):
                 source = text_of(message)
             with translation.override(language):
                 translated = text_of(message)
             assert translated != source, f"{message!r} has no {language} translation"
-            assert translated in body, f"{language}: {translated!r} missing"
-            assert source not in body, f"{language}: English {source!r} left on the page"
+            assert translated in text, f"{language}: {translated!r} missing"
+            assert not shows(text, source), f"{language}: English {source!r} left on the page"
         for term in terms.get(language, ()):
-            assert term in body, f"{language}: the game term {term!r} is missing"
+            assert term in text, f"{language}: the game term {term!r} is missing"
 
 
 def game_terms(*tables: dict[str, str]) -> dict[str, list[str]]:

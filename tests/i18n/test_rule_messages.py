@@ -2,7 +2,7 @@
 
 The engine's refusals are found by reading its source: every string literal
 passed to ``IllegalAction`` or one of its subclasses, or to
-``NotationError``, in ``games/rules/*.py``; a message taken from a module
+``MalformedDocument`` or ``NotationError``, in ``games/rules/*.py``; a message taken from a module
 level dict (``_WRONG_PHASE[phase]``) counts every value of that dict. A call
 whose message cannot be read this way fails the test, so that a new form of
 raising is looked at rather than missed.
@@ -11,6 +11,7 @@ raising is looked at rather than missed.
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ ERROR_CLASSES = frozenset(
     name
     for name, value in vars(rule_errors).items()
     if isinstance(value, type) and issubclass(value, rule_errors.IllegalAction)
-) | {"NotationError"}
+) | {"MalformedDocument", "NotationError"}
 
 
 def _module_dicts(tree: ast.Module) -> dict[str, list[str]]:
@@ -149,6 +150,21 @@ def test_refusals_translate_their_params_too() -> None:
     for language, texts in expected.items():
         with translation.override(language):
             assert tuple(rule_message(e) for e in (card, suit, project, call)) == texts
+
+
+def test_a_malformed_documents_inner_refusal_is_translated_too() -> None:
+    deck = _deck()
+    deck[5] = "XX"
+    document = json.dumps(
+        {"notation": "baloot/1", "mode": "classic", "rounds": [{"dealer": 4, "deck": deck}]}
+    )
+    with pytest.raises(rules.MalformedDocument) as malformed:
+        rules.read_document(document)
+    assert str(malformed.value) == "round 1: Unknown card 'XX' in the deck"
+    with translation.override("ar"):
+        assert rule_message(malformed.value) == "الجولة 1: ورقة غير معروفة 'XX' في الأوراق"
+    with translation.override("ko"):
+        assert rule_message(malformed.value) == "1라운드: 덱에 알 수 없는 카드 'XX'"
 
 
 def _deck() -> list[str]:
