@@ -5,6 +5,7 @@ and a logged-in player's saved choice, which also reaches the table's WebSocket.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -49,10 +50,14 @@ def test_the_browsers_accept_language_picks_the_language(header: str, expected: 
     assert html_lang(client_for(None, header or None)) == expected
 
 
-def test_every_page_has_the_switcher(players: dict[int, User]) -> None:
+def test_every_page_has_the_switcher(players: dict[int, User], make_user: Any) -> None:
     outcome = started_match(players)
     anonymous = Client()
     player = client_for(players[1])
+    staff = make_user("sam")
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    admin = client_for(staff)
     pages = [
         (anonymous, reverse("home")),
         (anonymous, reverse("accounts:login")),
@@ -62,6 +67,8 @@ def test_every_page_has_the_switcher(players: dict[int, User]) -> None:
         (player, reverse("games:mine")),
         (player, reverse("games:detail", args=[outcome.match.pk])),
         (player, reverse("accounts:profile")),
+        (admin, reverse("admin:index")),
+        (admin, reverse("admin:games_match_change", args=[outcome.match.pk])),
     ]
     for client, url in pages:
         body = client.get(url).content.decode()
