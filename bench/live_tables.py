@@ -178,12 +178,18 @@ print(json.dumps(tables))
 
 
 GO = """
-from games import services
-from games.models import Seat
+from datetime import timedelta
+from django.db import transaction
+from django.utils import timezone
+from games.models import Match, Seat
 
-# Every seated player steps away: the bot plays for them at its own pace.
-for seat in Seat.objects.filter(match_id__in={match_ids!r}).select_related("user"):
-    services.leave_seat(seat.user, seat.match_id)
+# Every seated player steps away at once (what services.leave_seat does, in
+# bulk): the bot plays for each seat at its own pace, from the same moment.
+with transaction.atomic():
+    Seat.objects.filter(match_id__in={match_ids!r}).update(away=True)
+    Match.objects.filter(pk__in={match_ids!r}).update(
+        deadline=timezone.now() + timedelta(seconds={bot_delay})
+    )
 """
 
 
@@ -284,7 +290,8 @@ async def measure(
     # Connection trouble while nothing was moving is not the load's doing.
     for client in clients:
         client.errors.clear()
-    await asyncio.to_thread(stack.shell, GO.format(match_ids=list(tables)), 1800)
+    go = GO.format(match_ids=list(tables), bot_delay=stack.bot_delay)
+    await asyncio.to_thread(stack.shell, go, 1800)
     await asyncio.sleep(warmup)
     echo_stop = asyncio.Event()
     echo = asyncio.create_task(
