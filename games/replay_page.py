@@ -249,7 +249,9 @@ def describe_action(action: Mapping[str, Any], before: rules.State) -> str:
 
 
 def _cards_text(cards: list[str]) -> str:
-    return " ".join(f"{face.rank}{face.symbol}" for face in map(card_face, cards))
+    # Each card sits in a left-to-right isolate (U+2066 ... U+2069), so that
+    # "K♥" keeps its rank before its suit inside right-to-left text.
+    return " ".join(f"\u2066{face.rank}{face.symbol}\u2069" for face in map(card_face, cards))
 
 
 def _project(project: Mapping[str, Any]) -> ProjectLine:
