@@ -460,7 +460,11 @@ def _declare_buttons(legal: Sequence[Mapping[str, Any]]) -> list[ActionButton]:
             continue
         parts = []
         for project in projects:
-            cards = " ".join(f"{card_face(c).rank}{card_face(c).symbol}" for c in project["cards"])
+            # Left-to-right isolates (U+2066 ... U+2069) keep each card's rank
+            # before its suit inside right-to-left text.
+            cards = " ".join(
+                f"\u2066{card_face(c).rank}{card_face(c).symbol}\u2069" for c in project["cards"]
+            )
             parts.append(
                 _("%(project)s: %(cards)s")
                 % {
