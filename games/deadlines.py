@@ -33,6 +33,9 @@ def seconds_to_act(match: Match, state: rules.State, seat: Seat) -> float:
 
 def deadline_for(match: Match, state: rules.State, now: datetime | None = None) -> datetime | None:
     """When the seat to act in ``state`` runs out of time from ``now``; None if nobody acts."""
+    if state.phase is rules.Phase.ROUND_OVER:
+        # The worker deals the next hand once everyone has seen the result.
+        return (now or timezone.now()) + timedelta(seconds=settings.ROUND_PAUSE_SECONDS)
     if state.turn is None:
         return None
     seat = Seat.objects.get(match=match, number=state.turn)

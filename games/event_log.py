@@ -58,6 +58,8 @@ def apply_event(state: rules.State, event: Event) -> rules.State:
     """The state after ``event``; raises LogError if the event does not fit ``state``."""
     payload = upgrade_payload(event.seq, event.payload, event.payload_version)
     try:
+        if event.kind == Event.Kind.ABORT:
+            return state
         if event.kind == Event.Kind.DEAL:
             deal = payload["deal"]
             if deal["dealer"] != state.next_dealer:
@@ -199,7 +201,10 @@ def _projection_problem(match: Match, state: rules.State, last_seq: int) -> str 
         }
     if match.winner != state.winner:
         return _("The match's winner differs from the replayed winner.")
-    if match.status == Match.Status.ABORTED:
+    aborted = Event.objects.filter(match=match, kind=Event.Kind.ABORT).exists()
+    if aborted != (match.status == Match.Status.ABORTED):
+        return _("The match's status does not agree with the abort in its log.")
+    if aborted:
         return None
     if match.imported:
         # Every deal of an imported document is finished, whoever won.
@@ -215,6 +220,10 @@ def _projection_problem(match: Match, state: rules.State, last_seq: int) -> str 
             "status": match.get_status_display(),
             "expected": Match.Status(expected).label,
         }
-    if expected == Match.Status.PLAYING and state.phase is rules.Phase.ROUND_OVER:
-        return _("The last deal is over but the next one was never dealt.")
+    if (
+        expected == Match.Status.PLAYING
+        and state.phase is rules.Phase.ROUND_OVER
+        and match.deadline is None
+    ):
+        return _("The last deal is over but the next one is never going to be dealt.")
     return None

@@ -220,6 +220,9 @@ class Event(models.Model):
     class Kind(models.TextChoices):
         DEAL = "deal", _("Deal")
         ACTION = "action", _("Action")
+        # Staff stopped the match: recorded in the log like everything else
+        # that changes a match, though the rules engine has nothing to do.
+        ABORT = "abort", _("Abort")
 
     match = models.ForeignKey(
         Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="events"

@@ -57,7 +57,7 @@ def match_document(match: Match) -> rules.Document:
                     extra=sorted_json({k: v for k, v in deal.items() if k not in ROUND_KEYS}),
                 )
             )
-        else:
+        elif event.kind == Event.Kind.ACTION:
             rounds[-1].actions.append(canonical_action(event.payload))
     if rounds and load_state(match).phase in LIVE_PHASES:
         rounds.pop()

@@ -103,7 +103,7 @@ def finished_deal(match: Match, number: int) -> DealReplay | None:
         if event.seq == deal_seqs[number - 1]:
             deal = dict(event.payload["deal"])
             states.append(state)
-        elif states:
+        elif states and event.kind == Event.Kind.ACTION:
             actions.append(dict(event.payload))
             states.append(state)
     if not states or state.phase not in OVER:

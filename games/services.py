@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -54,6 +55,7 @@ __all__ = [
     "add_bot",
     "come_back",
     "create_match",
+    "deal_next",
     "import_match",
     "leave_seat",
     "load_state",
@@ -333,10 +335,12 @@ def abort_match(match: MatchRef) -> Match:
         locked = _lock(match)
         if locked.is_over:
             raise MatchOver()
+        _append(locked, Event.Kind.ABORT, {"abort": True})
         locked.status = Match.Status.ABORTED
         locked.finished_at = timezone.now()
         locked.deadline = None
-        locked.save(update_fields=["status", "finished_at", "deadline"])
+        locked.save(update_fields=["seq", "status", "finished_at", "deadline"])
+        announce_on_commit(locked.pk, locked.seq)
     return locked
 
 
@@ -470,11 +474,33 @@ def _record(match: Match, payload: dict[str, Any], expected_seq: int) -> Outcome
             )
     except IntegrityError:
         raise _conflict(match.pk, expected_seq, payload) from None
-    if state.phase is rules.Phase.ROUND_OVER:
+    if state.phase is rules.Phase.ROUND_OVER and settings.ROUND_PAUSE_SECONDS <= 0:
         state = _deal(match, state)
     _project(match, state)
     announce_on_commit(match.pk, match.seq)
     return Outcome(match, state)
+
+
+def deal_next(match: MatchRef, expected_seq: int) -> Outcome:
+    """Deal the next hand of a running match whose last deal is over (the worker's job
+    once the result has been on show for ``ROUND_PAUSE_SECONDS``).
+
+    Raises MatchNotFound, MatchNotRunning, StaleSequence when the match has
+    moved past ``expected_seq`` (another worker dealt first), WrongPhase when
+    no deal is waiting to be dealt.
+    """
+    with transaction.atomic():
+        locked = _lock(match)
+        _require_running(locked)
+        if expected_seq != locked.seq:
+            raise StaleSequence(expected=expected_seq, current=locked.seq)
+        state = load_state(locked)
+        if state.phase is not rules.Phase.ROUND_OVER:
+            raise WrongPhase()
+        state = _deal(locked, state)
+        _project(locked, state)
+        announce_on_commit(locked.pk, locked.seq)
+    return Outcome(locked, state)
 
 
 def _deal(match: Match, state: rules.State) -> rules.State:

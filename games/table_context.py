@@ -188,6 +188,8 @@ class Table:
     bids: list[LogLine]
     calls: list[LogLine]
     result: ResultPanel | None
+    redeal_name: str
+    redeal_cards: list[CardFace]
     sheet: list[SheetRow]
     winner: str | None
     we_won: bool
@@ -261,6 +263,9 @@ def build_table(
             for c in view["calls"]
         ],
         result=result_panel(view["results"], names, my_team, spectator=not me),
+        # D7: the hand that asked for a redeal is shown to everyone.
+        redeal_name=names[view["redeal"]["seat"]] if view["redeal"] else "",
+        redeal_cards=[card_face(c) for c in view["redeal"]["cards"]] if view["redeal"] else [],
         sheet=score_rows(view["results"], names, my_team),
         winner=view["winner"],
         we_won=bool(me) and view["winner"] == my_team,

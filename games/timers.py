@@ -88,6 +88,10 @@ def play_due_turn(match_id: int, seen_seq: int, now: datetime) -> services.Outco
             ):
                 return None
             state = load_state(match)
+            if state.phase is rules.Phase.ROUND_OVER:
+                outcome = services.deal_next(match, seen_seq)
+                logger.info("match %s event %s: the next deal is dealt", match_id, seen_seq + 1)
+                return outcome
             if state.turn is None:
                 return None
             seat = Seat.objects.get(match=match, number=state.turn)

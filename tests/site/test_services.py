@@ -12,6 +12,7 @@ from channels.layers import get_channel_layer
 
 from games import rules, services
 from games.broadcast import match_group
+from games.errors import ServiceError
 from games.models import DealSnapshot, Event, Match, Seat
 from tests.site.conftest import Table
 
@@ -170,6 +171,18 @@ def test_abort_stops_a_running_match(table: Table, check_log):
     check_log(match)
     assert match.status == Match.Status.ABORTED
     assert match.finished_at is not None
+    last = Event.objects.filter(match=match).order_by("seq").last()
+    assert last is not None
+    assert last.kind == Event.Kind.ABORT, "the abort is recorded in the log"
+    assert last.seq == match.seq
+
+
+def test_an_aborted_match_refuses_every_action(table: Table):
+    services.abort_match(table.outcome.match.pk)
+    before = Event.objects.filter(match=table.outcome.match).count()
+    with pytest.raises(ServiceError):
+        table.act({"bid": "sun"})
+    assert Event.objects.filter(match=table.outcome.match).count() == before
 
 
 def test_events_announce_themselves_on_commit_without_hidden_cards(
