@@ -27,6 +27,8 @@ Public names: see ``docs/rules-api.md``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import CARD_STR, SUITS, Rank, Suit
 from .engine import (
     apply,
@@ -75,7 +77,7 @@ from .state import Contract, Phase, RoundResult, State, team_of
 from .view import view_for
 
 
-def available_projects(state: State, seat: int) -> list[dict[str, object]]:
+def available_projects(state: State, seat: int) -> list[dict[str, Any]]:
     """Every single project the seat's hand holds, with its card points (D19)."""
     if state.contract is None:
         return []

@@ -10,6 +10,7 @@ import games.rules as rules
 from .deals import SUN_66_64, hokum_blocks, hokum_by_p1, sun_blocks, sun_by_p1
 from .scenarios import (
     ALL_CARDS,
+    Deal,
     bid,
     deal,
     dealt_hands,
@@ -174,7 +175,7 @@ ZERO = {
 }
 
 
-def _zero() -> object:
+def _zero() -> Deal:
     return deal(4, ZERO, "QC", 4)
 
 
