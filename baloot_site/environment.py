@@ -105,6 +105,10 @@ def database(env: Mapping[str, str], default_sqlite: Path) -> dict[str, Any]:
 # every idle socket's consumer would die with a TimeoutError every few
 # seconds; reads get this long instead, which still notices a dead server.
 REDIS_SOCKET_TIMEOUT = 30
+# redis-py 8 caps a connection pool at 100 connections and fails the 101st
+# at once; a daphne process with a few hundred sockets connecting together
+# exceeded that, and each failure ended a socket's handshake with a 500.
+REDIS_MAX_CONNECTIONS = 1000
 
 
 def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
@@ -115,6 +119,14 @@ def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
     return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": url, "socket_timeout": REDIS_SOCKET_TIMEOUT}]},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": url,
+                        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                        "max_connections": REDIS_MAX_CONNECTIONS,
+                    }
+                ]
+            },
         }
     }

@@ -137,3 +137,5 @@ def test_redis_reads_outlast_the_channel_layers_blocking_pop():
     [host] = config["default"]["CONFIG"]["hosts"]
     assert host["address"] == "redis://cache.internal:6379/1"
     assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
+    # Hundreds of sockets per process share the pool (redis-py's default is 100).
+    assert host["max_connections"] >= 1000
