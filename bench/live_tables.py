@@ -148,6 +148,8 @@ def percentile(values: list[float], p: float) -> float:
 
 SETUP = """
 import json
+from datetime import timedelta
+from django.utils import timezone
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
@@ -163,7 +165,7 @@ for t in range(count):
         services.take_seat(users[n], match, n)
     services.start_match(users[1], match)
     # Nothing moves until every client is connected (GO below).
-    Match.objects.filter(pk=match.pk).update(deadline=None)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(days=1))
     cookies = []
     for n, user in users.items():
         session = SessionStore()
