@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import socket
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -19,6 +20,19 @@ DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequen
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 # Debian's Chromium: the browser tests drive this one, never a downloaded build.
 CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(autouse=True)
+def _test_settings(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Unhashed static names (tests run without collectstatic) and a fast password hasher."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # An existing, empty collected-files folder: whitenoise warns about a missing one.
+    settings.STATIC_ROOT = tmp_path_factory.getbasetemp() / "staticfiles"
+    settings.STATIC_ROOT.mkdir(exist_ok=True)
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -34,17 +34,6 @@ class SeededSecrets:
         return self.rng.randrange(n)
 
 
-@pytest.fixture(autouse=True)
-def _test_settings(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Unhashed static names (no collectstatic before tests) and a fast password hasher."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.STATIC_ROOT = tmp_path_factory.getbasetemp() / "staticfiles"
-    settings.STATIC_ROOT.mkdir(exist_ok=True)
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-
 
 @pytest.fixture(autouse=True)
 def seeded_deals(monkeypatch: pytest.MonkeyPatch) -> None:

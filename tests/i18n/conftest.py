@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
@@ -55,18 +54,6 @@ def compiled_catalogs() -> Iterator[None]:
     yield
     translation.deactivate()
 
-
-@pytest.fixture(autouse=True)
-def _test_settings(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Unhashed static names (no collectstatic before tests) and a fast password hasher."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    # An existing STATIC_ROOT, so that whitenoise does not warn on a fresh clone.
-    settings.STATIC_ROOT = tmp_path_factory.getbasetemp() / "staticfiles"
-    settings.STATIC_ROOT.mkdir(exist_ok=True)
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
 
 
 @pytest.fixture(autouse=True)

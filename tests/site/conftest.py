@@ -18,18 +18,6 @@ from games.models import DealSnapshot, Event, Match, Seat
 PASSWORD = "a-long-test-passphrase-42"
 
 
-@pytest.fixture(autouse=True)
-def _test_settings(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Unhashed static names (no collectstatic before tests) and a fast password hasher."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    # An existing, empty collected-files folder: whitenoise warns about a missing one.
-    settings.STATIC_ROOT = tmp_path_factory.getbasetemp() / "staticfiles"
-    settings.STATIC_ROOT.mkdir(exist_ok=True)
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-
 
 @pytest.fixture(autouse=True)
 def seeded_deals(monkeypatch: pytest.MonkeyPatch) -> None:
