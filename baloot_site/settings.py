@@ -51,6 +51,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A logged-in player's saved language wins over the cookie and the browser.
     "accounts.language.PreferredLanguageMiddleware",
+    # A logged-in player's saved language wins over the cookie and the browser.
+    "accounts.language.PreferredLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -114,6 +116,8 @@ LANGUAGES = [
     ("th", _("Thai")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Formats Django's locales lack (Arabic dates with times).
+FORMAT_MODULE_PATH = ["baloot_site.formats"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True

@@ -55,7 +55,6 @@ def compiled_catalogs() -> Iterator[None]:
     translation.deactivate()
 
 
-
 @pytest.fixture(autouse=True)
 def seeded_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dealing, "secrets", SeededSecrets(7))

@@ -251,3 +251,13 @@ def test_a_refusal_of_the_rules_reads_in_the_players_language(players: dict[int,
         with translation.override(language):
             expected = gettext(refusal.value.template)
         assert expected in html.unescape(response.content.decode())
+
+
+def test_arabic_dates_with_times_use_an_arabic_pattern(
+    players: dict[int, User], after_one_deal: Match
+) -> None:
+    body = page(client_for(players[1], "ar"), reverse("games:detail", args=[after_one_deal.pk]))
+    times = re.findall(r"<time datetime=\"[^\"]+\">([^<]+)</time>", body)
+    assert times
+    # "2 ديسمبر، 2026، 13:25", not Django's English fallback "ديسمبر 2, 2026, 1:25 م".
+    assert all(re.fullmatch(r"\d{1,2} \S+، \d{4}، \d{2}:\d{2}", t) for t in times), times
