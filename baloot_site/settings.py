@@ -51,8 +51,6 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A logged-in player's saved language wins over the cookie and the browser.
     "accounts.language.PreferredLanguageMiddleware",
-    # A logged-in player's saved language wins over the cookie and the browser.
-    "accounts.language.PreferredLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
