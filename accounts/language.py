@@ -26,6 +26,8 @@ from django.views.i18n import set_language as django_set_language
 from accounts.models import Profile
 
 SESSION_KEY = "preferred_language"
+# The player's card colours, read by every page's template (base.html).
+FOUR_COLOUR_KEY = "four_colour"
 
 
 def is_offered(code: str) -> bool:
@@ -60,12 +62,15 @@ def set_language(request: HttpRequest) -> HttpResponse:
 
 @receiver(user_logged_in, dispatch_uid="accounts.language.remember_on_login")
 def remember_on_login(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
-    """Copy the player's saved language into their new session."""
+    """Copy the player's saved language and card colours into their new session."""
     if request is None or not hasattr(request, "session"):
         return
-    code = Profile.objects.filter(user=user).values_list("language", flat=True).first()
+    saved = Profile.objects.filter(user=user).values_list("language", "four_colour").first()
+    code, four_colour = saved or ("", False)
     if code and is_offered(code):
         request.session[SESSION_KEY] = code
+    if four_colour:
+        request.session[FOUR_COLOUR_KEY] = True
 
 
 class PreferredLanguageMiddleware:

@@ -1,4 +1,4 @@
-"""What the site remembers about a player beyond Django's user: their language."""
+"""What the site remembers about a player beyond Django's user: language and card colours."""
 
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ class Profile(models.Model):
     # choices field, so that adding a language needs no migration; the view
     # that saves it checks the code.
     language = models.CharField(_("language"), max_length=16, blank=True)
+    # Four-colour suits on the cards: diamonds blue and clubs green besides red
+    # hearts and black spades, easier to tell apart on a small screen.
+    four_colour = models.BooleanField(_("four-colour suits"), default=False)
 
     class Meta:
         verbose_name = _("profile")

@@ -14,4 +14,5 @@ urlpatterns = [
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("profile/", views.ProfileView.as_view(), name="profile"),
+    path("profile/cards/", views.CardColoursView.as_view(), name="card_colours"),
 ]

@@ -14,9 +14,12 @@ from django.shortcuts import redirect
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
+from django.views import View
 from django.views.generic import FormView, TemplateView
 
 from accounts.forms import SignUpForm
+from accounts.language import FOUR_COLOUR_KEY
+from accounts.models import Profile
 from games.history.my_matches import history_lines, my_seats
 from games.match.models import Match
 
@@ -98,6 +101,17 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return response
 
 
+class CardColoursView(LoginRequiredMixin, View):
+    """Save the player's choice of two- or four-colour suits (POST), then back to the profile."""
+
+    def post(self, request: HttpRequest) -> HttpResponse:
+        four_colour = request.POST.get("four_colour") == "on"
+        Profile.objects.update_or_create(user=request.user, defaults={"four_colour": four_colour})
+        request.session[FOUR_COLOUR_KEY] = four_colour
+        messages.success(request, _("Your card colours are saved."))
+        return redirect("accounts:profile")
+
+
 class ProfileView(LoginRequiredMixin, TemplateView):
     """The player's record and their latest matches."""
 
@@ -112,5 +126,6 @@ class ProfileView(LoginRequiredMixin, TemplateView):
             played=counted.involving(user).count(),
             won=counted.won_by(user).count(),
             rows=history_lines(my_seats(user)[:RECENT_MATCHES]),
+            four_colour=bool(self.request.session.get(FOUR_COLOUR_KEY)),
         )
         return context

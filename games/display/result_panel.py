@@ -122,8 +122,11 @@ def result_panel(
     bidders_name = team_name(bidders, us, spectator)
     if r.get("sawa_seat"):
         notes.append(
-            _("%(name)s claimed Sawa: their team took every remaining card.")
-            % {"name": names[r["sawa_seat"]]}
+            _("%(name)s claimed Sawa: %(team)s took every remaining card.")
+            % {
+                "name": names[r["sawa_seat"]],
+                "team": team_name("A" if r["sawa_seat"] % 2 else "B", us, spectator),
+            }
         )
     for team in (us, them):
         for project in r["projects"][team]:

@@ -34,7 +34,7 @@ def team_label(team: str, my_team: str | None) -> str:
 
 
 def seat_names(match: Match, seats: Iterable[Seat]) -> dict[int, str]:
-    """The name shown for each seat: the player, "Bot", or an imported document's label."""
+    """The name shown for each seat: the player, its bot's name, or an imported document's label."""
     if match.imported:
         players = match.notation_header.get("players") or {}
         return {

@@ -210,7 +210,8 @@ class Seat(models.Model):
         if self.user is not None:
             return self.user.get_username()
         if self.is_bot:
-            return str(_("Bot"))
+            # A name per seat, the same on the table, in replays, history and the admin.
+            return str(_("Bot %(number)s") % {"number": self.number})
         return str(_("empty"))
 
 

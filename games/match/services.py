@@ -466,11 +466,28 @@ def _record(match: Match, payload: dict[str, Any], expected_seq: int) -> Outcome
             )
     except IntegrityError:
         raise _conflict(match.pk, expected_seq, payload) from None
+    state = _declare_nothing_for_bare_hands(match, state)
     if state.phase is rules.Phase.ROUND_OVER and settings.ROUND_PAUSE_SECONDS <= 0:
         state = _deal(match, state)
     _project(match, state)
     announce_on_commit(match.pk, match.seq)
     return Outcome(match, state)
+
+
+def _declare_nothing_for_bare_hands(match: Match, state: rules.State) -> rules.State:
+    """Record "no projects" for each seat in turn whose hand has none to declare.
+
+    Such a seat is never asked (as the Baloot apps do): its only legal
+    declaration is recorded for it at once, an event like any other, so
+    replays and the log are unchanged in kind.
+    """
+    while state.phase is rules.Phase.DECLARING and state.turn is not None:
+        nothing = {"seat": state.turn, "declare": []}
+        if rules.legal_actions(state) != [nothing]:
+            break
+        state = rules.apply(state, nothing)
+        _append(match, Event.Kind.ACTION, nothing, actor_seat=nothing["seat"])
+    return state
 
 
 def deal_next(match: MatchRef, expected_seq: int) -> Outcome:

@@ -5,14 +5,16 @@ the seat's own hand and public facts only: the face-up card while bidding,
 bids and calls, declared project types (their cards once the first trick is
 over, D18), played cards, Baloot announcements, scores and finished deals.
 Another seat's unplayed cards never appear, with the single exception the
-rules demand: the hand of a seat that asked for a zero-point redeal (D7).
+rules demand: the hand of a seat that asked for a zero-point redeal (D7),
+and, once a deal has ended by Sawa, the cards the claimer still held (D26:
+the claim is shown, as players lay their cards down at a real table).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .cards import CARD_STR, cards_of, sort_hand
+from .cards import CARD_STR, cards_of, sort_hand, strength
 from .engine import legal_actions
 from .projects import describe
 from .state import TEAMS, Phase, State, team_index
@@ -57,6 +59,7 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
         "counting_team": TEAMS[state.counting] if revealed and state.counting >= 0 else None,
         "trick": [{"seat": s, "card": CARD_STR[c]} for s, c in state.trick],
         "leader": state.leader or None,
+        "winning": _winning(state.trick, trump) if state.trick else None,
         "last_trick": _trick(state.tricks[-1]) if state.tricks else None,
         "tricks_won": {
             t: sum(1 for _, _, w in state.tricks if team_index(w) == i) for i, t in enumerate(TEAMS)
@@ -66,6 +69,8 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
         "results": results,
         "last_result": results[-1] if results and not live and dealt else None,
         "redeal": _redeal(state) if state.outcome == "redeal" and not live else None,
+        "sawa": _sawa(state) if state.outcome == "sawa" and not live else None,
+        "timed_out": _timed_out(state, seat) if seat and live else None,
         "legal": legal_actions(state) if seat is not None and seat == state.turn else [],
     }
     return view
@@ -121,3 +126,33 @@ def _trick(trick: tuple[int, tuple[tuple[int, int], ...], int]) -> dict[str, Any
 def _redeal(state: State) -> dict[str, Any]:
     seat = state.redeal_seat
     return {"seat": seat, "cards": [CARD_STR[c] for c in cards_of(state.dealt[seat - 1])]}
+
+
+def _winning(trick: tuple[tuple[int, int], ...], trump: int) -> int:
+    """The seat whose card wins ``trick`` so far (D2): the highest trump, else of the led suit."""
+    led = trick[0][1] >> 3
+    best_seat, best = trick[0][0], (False, -1)
+    for seat, card in trick:
+        suit = card >> 3
+        if suit != trump and suit != led:
+            continue
+        power = (suit == trump, strength(card, trump))
+        if power > best:
+            best_seat, best = seat, power
+    return best_seat
+
+
+def _sawa(state: State) -> dict[str, Any]:
+    """The claimer of the Sawa that ended the deal and the cards they still held."""
+    seat = next(a["seat"] for a in reversed(state.deal_actions) if a.get("sawa"))
+    return {"seat": seat, "cards": [CARD_STR[c] for c in sort_hand(state.hands[seat - 1])]}
+
+
+def _timed_out(state: State, seat: int) -> dict[str, Any] | None:
+    """The seat's latest action of the deal, if the timer chose it (D17), without its seat."""
+    for action in reversed(state.deal_actions):
+        if action["seat"] == seat:
+            if not action.get("auto"):
+                return None
+            return {k: v for k, v in action.items() if k not in ("seat", "auto")}
+    return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +23,8 @@ from django.utils.translation import pgettext
 from games.display import labels
 from games.display.cards import RED_SUITS, CardFace, card_face
 from games.display.result_panel import ResultPanel, SheetRow, result_panel, score_rows
+from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY
+from games.rules.projects import VALUES as PROJECT_VALUES
 
 View = Mapping[str, Any]
 
@@ -41,6 +43,8 @@ class ActionButton:
     label: str
     action: str
     style: str = ""
+    # What the choice means, shown under its name (a newcomer's help).
+    hint: str = ""
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,10 @@ class SeatPanel:
     declared: bool = False
     baloot: bool = False
     played: CardFace | None = None
+    is_leader: bool = False
+    # The countdown ring of the seat to act: milliseconds left, and the turn's length.
+    ring_ms: int | None = None
+    ring_total_ms: int | None = None
 
     @property
     def backs(self) -> range:
@@ -103,6 +111,8 @@ class PlayedCard:
     position: str
     name: str
     face: CardFace
+    winning: bool = False
+    led: bool = False
 
 
 @dataclass(frozen=True)
@@ -158,6 +168,10 @@ class Table:
     sawa_button: ActionButton | None
     has_baloot: bool
     trick: list[PlayedCard]
+    # The trick just completed, held in the middle until the next card is led.
+    trick_done: list[PlayedCard]
+    trick_key: str
+    trick_winner_position: str
     last_trick: list[PlayedCard]
     last_trick_winner: str
     bids: list[LogLine]
@@ -165,6 +179,9 @@ class Table:
     result: ResultPanel | None
     redeal_name: str
     redeal_cards: list[CardFace]
+    sawa_name: str
+    sawa_cards: list[CardFace]
+    timer_notice: str
     sheet: list[SheetRow]
     winner: str | None
     we_won: bool
@@ -178,8 +195,12 @@ def build_table(
     seq: int,
     deadline: datetime | None = None,
     now: datetime | None = None,
+    turn_seconds: float | None = None,
 ) -> Table:
-    """The printable table for the viewer of ``view`` (a seat, or a spectator)."""
+    """The printable table for the viewer of ``view`` (a seat, or a spectator).
+
+    ``turn_seconds`` is how long the seat to act had in all, for its countdown ring.
+    """
     me = view["seat"]
     my_team = view["team"] or "A"
     bottom = me or 1
@@ -195,9 +216,22 @@ def build_table(
         # clock is off still counts down correctly.
         ms_left = max(0, int((deadline - now).total_seconds() * 1000))
         seconds_left = math.ceil(ms_left / 1000)
+        if turn_seconds:
+            for panel in panels:
+                if panel.is_turn:
+                    panel.ring_ms = ms_left
+                    panel.ring_total_ms = max(ms_left, int(turn_seconds * 1000))
     bid_buttons, trump_buttons = _bid_buttons(view, legal)
     call_buttons, call_groups = _call_buttons(legal)
     last = view["last_trick"]
+    trick = [_played(c, names, bottom, led=i == 0) for i, c in enumerate(view["trick"])]
+    if len(trick) >= 2:
+        trick = [
+            _mark(p, c["seat"] == view["winning"])
+            for p, c in zip(trick, view["trick"], strict=True)
+        ]
+    held = _held_trick(view, names, bottom)
+    results = view["results"]
     return Table(
         seq=seq,
         phase=phase,
@@ -229,7 +263,10 @@ def build_table(
         declare_buttons=_declare_buttons(legal),
         sawa_button=_sawa_button(legal),
         has_baloot=any(a.get("baloot") for a in legal),
-        trick=[_played(c, names, bottom) for c in view["trick"]],
+        trick=trick,
+        trick_done=held,
+        trick_key=f"{len(results) + 1}-{sum(view['tricks_won'].values())}" if held else "",
+        trick_winner_position=position_of(last["winner"], bottom) if held else "",
         last_trick=[_played(c, names, bottom) for c in last["cards"]] if last else [],
         last_trick_winner=names[last["winner"]] if last else "",
         bids=[_bid_line(b, names) for b in view["bids"]],
@@ -241,6 +278,10 @@ def build_table(
         # D7: the hand that asked for a redeal is shown to everyone.
         redeal_name=names[view["redeal"]["seat"]] if view["redeal"] else "",
         redeal_cards=[card_face(c) for c in view["redeal"]["cards"]] if view["redeal"] else [],
+        # D26: the claimer of a Sawa lays down the cards that won it.
+        sawa_name=names[view["sawa"]["seat"]] if view.get("sawa") else "",
+        sawa_cards=[card_face(c) for c in view["sawa"]["cards"]] if view.get("sawa") else [],
+        timer_notice=_timer_notice(view.get("timed_out")),
         sheet=score_rows(view["results"], names, my_team),
         winner=view["winner"],
         we_won=bool(me) and view["winner"] == my_team,
@@ -267,8 +308,11 @@ def _seat_panels(
     my_team: str,
 ) -> list[SeatPanel]:
     last_bid: dict[int, str] = {}
-    for bid in view["bids"]:
-        last_bid[bid["seat"]] = _bid_text(bid)
+    # Bid bubbles belong to the bidding: once the contract is made it shows in the status bar.
+    if view["phase"] == "bidding":
+        for bid in view["bids"]:
+            last_bid[bid["seat"]] = _bid_text(bid)
+    leader = view["leader"] if view["phase"] == "playing" else None
     played = {c["seat"]: card_face(c["card"]) for c in view["trick"]}
     panels = []
     for number in (1, 2, 3, 4):
@@ -295,6 +339,7 @@ def _seat_panels(
                 declared=declared is not None,
                 baloot=number in view["baloot"],
                 played=played.get(number),
+                is_leader=number == leader,
             )
         )
     return panels
@@ -368,40 +413,81 @@ def _hand(cards: Sequence[str], legal: Sequence[Mapping[str, Any]]) -> list[Hand
     return out
 
 
+def _suit_text(suit: str) -> str:
+    return f"{labels.SUIT_SYMBOLS[suit]} {labels.SUITS[suit]}"
+
+
 def _bid_buttons(
     view: View, legal: Sequence[Mapping[str, Any]]
 ) -> tuple[list[ActionButton], list[ActionButton]]:
+    """The bids on offer, each saying what it means (the trump it makes, who takes the card)."""
     bids = [a for a in legal if "bid" in a or "redeal" in a]
     choosing = any(a.get("bid") == "confirm" for a in bids)
+    faceup = view["faceup"][1] if view["faceup"] else None
     buttons, trumps = [], []
     for action in bids:
         if "redeal" in action:
-            buttons.append(ActionButton(_("Redeal (zero-point hand)"), action_json(action), "alt"))
+            buttons.append(
+                ActionButton(
+                    _("Redeal (zero-point hand)"),
+                    action_json(action),
+                    "alt",
+                    _("Only sevens, eights and nines: the same dealer deals again"),
+                )
+            )
             continue
         bid = action["bid"]
         if bid == "confirm" and "trump" in action:
             suit = action["trump"]
             trumps.append(
                 ActionButton(
-                    f"{labels.SUIT_SYMBOLS[suit]} {labels.SUITS[suit]}",
+                    _suit_text(suit),
                     action_json(action),
                     "suit-red" if suit in RED_SUITS else "suit-black",
+                    _("Hokum with %(suit)s as trump") % {"suit": labels.SUITS[suit]},
                 )
             )
             continue
+        label = str(labels.BIDS[bid])
+        hint = ""
         if bid == "hokum" and view["bid_round"] == 2:
             label = str(labels.SECOND_HOKUM)
+            if faceup:
+                hint = _("You name the trump: any suit but %(suit)s") % {"suit": _suit_text(faceup)}
+        elif bid in ("hokum", "confirm") and faceup:
+            label = f"{label} {labels.SUIT_SYMBOLS[faceup]}"
+            hint = _("Trump: %(suit)s") % {"suit": _suit_text(faceup)}
         elif bid == "sun" and choosing:
             label = _("Switch to Sun")
-        else:
-            label = str(labels.BIDS[bid])
-        buttons.append(ActionButton(label, action_json(action), "pass" if bid == "pass" else ""))
+            hint = _("No trump instead of Hokum")
+        elif bid == "sun":
+            hint = _("No trump; you take the face-up card")
+        elif bid == "ashkal":
+            hint = _("Your partner takes the face-up card; played as Sun")
+        buttons.append(
+            ActionButton(label, action_json(action), "pass" if bid == "pass" else "", hint)
+        )
     return buttons, trumps
+
+
+# What each raise multiplies the deal by (D13, D14).
+CALL_TIMES = {"double": 2, "triple": 3, "four": 4}
+
+
+def _call_hint(call: str) -> str:
+    if call == "gahwa":
+        return _("The winner of the deal takes the match")
+    if call in CALL_TIMES:
+        return _("The deal counts %(times)s") % {
+            "times": f"\N{MULTIPLICATION SIGN}{CALL_TIMES[call]}"
+        }
+    return ""
 
 
 def _call_buttons(
     legal: Sequence[Mapping[str, Any]],
 ) -> tuple[list[ActionButton], list[ActionGroup]]:
+    """The multiplier calls on offer; a raise that may be locked comes as open and locked."""
     singles: list[ActionButton] = []
     groups: dict[str, list[ActionButton]] = {}
     for action in legal:
@@ -410,30 +496,42 @@ def _call_buttons(
         call = action["double"]
         label = str(labels.CALLS[call])
         if "lock" in action:
+            locked = bool(action["lock"])
             variant = (
                 pgettext("multiplier call", "Locked")
-                if action["lock"]
+                if locked
                 else pgettext("multiplier call", "Open")
             )
-            groups.setdefault(label, []).append(
+            legend = (
+                f"{label} \N{MULTIPLICATION SIGN}{CALL_TIMES[call]}"
+                if call in CALL_TIMES
+                else label
+            )
+            groups.setdefault(legend, []).append(
                 ActionButton(
                     _("%(call)s, %(variant)s") % {"call": label, "variant": variant},
                     action_json(action),
-                    "locked" if action["lock"] else "open",
+                    "locked" if locked else "open",
+                    _("No trump lead while holding another suit")
+                    if locked
+                    else _("Any card may lead"),
                 )
             )
         else:
             singles.append(
-                ActionButton(label, action_json(action), "pass" if call == "pass" else "")
+                ActionButton(
+                    label, action_json(action), "pass" if call == "pass" else "", _call_hint(call)
+                )
             )
     return singles, [ActionGroup(label, buttons) for label, buttons in groups.items()]
 
 
 def _declare_buttons(legal: Sequence[Mapping[str, Any]]) -> list[ActionButton]:
+    """The declarations on offer, the best first and preselected, "No projects" last."""
+    options = [a for a in legal if "declare" in a]
+    options.sort(key=lambda a: -sum(PROJECT_VALUES[p["project"]] for p in a["declare"]))
     buttons = []
-    for action in legal:
-        if "declare" not in action:
-            continue
+    for number, action in enumerate(options):
         projects = action["declare"]
         if not projects:
             buttons.append(ActionButton(_("No projects"), action_json(action), "pass"))
@@ -452,7 +550,14 @@ def _declare_buttons(legal: Sequence[Mapping[str, Any]]) -> list[ActionButton]:
                     "cards": cards,
                 }
             )
-        buttons.append(ActionButton(" + ".join(parts), action_json(action)))
+        buttons.append(
+            ActionButton(
+                " + ".join(parts),
+                action_json(action),
+                "preselected" if number == 0 else "alt",
+                _("Your best declaration") if number == 0 and len(options) > 2 else "",
+            )
+        )
     return buttons
 
 
@@ -463,10 +568,56 @@ def _sawa_button(legal: Sequence[Mapping[str, Any]]) -> ActionButton | None:
     return None
 
 
-def _played(card: Mapping[str, Any], names: Mapping[int, str], bottom: int) -> PlayedCard:
+def _played(
+    card: Mapping[str, Any], names: Mapping[int, str], bottom: int, *, led: bool = False
+) -> PlayedCard:
     return PlayedCard(
-        position_of(card["seat"], bottom), names[card["seat"]], card_face(card["card"])
+        position_of(card["seat"], bottom), names[card["seat"]], card_face(card["card"]), led=led
     )
+
+
+def _mark(played: PlayedCard, winning: bool) -> PlayedCard:
+    return replace(played, winning=winning)
+
+
+def _held_trick(view: View, names: Mapping[int, str], bottom: int) -> list[PlayedCard]:
+    """The trick just completed, while no card of the next one is down.
+
+    It stays in the middle, its winning card marked, until the next lead; at
+    the end of a deal the eighth trick stays with the result. A deal ended by
+    Sawa shows the claimer's cards instead.
+    """
+    last = view["last_trick"]
+    if last is None or view["trick"] or view.get("sawa"):
+        return []
+    if view["phase"] not in ("playing", "round_over", "match_over"):
+        return []
+    return [
+        _mark(_played(c, names, bottom, led=i == 0), c["seat"] == last["winner"])
+        for i, c in enumerate(last["cards"])
+    ]
+
+
+def _timer_notice(action: Mapping[str, Any] | None) -> str:
+    """What the timer chose for the viewer (D17), and what more missed turns lead to."""
+    if not action:
+        return ""
+    warning = _("After %(count)s missed turns in a row, a bot takes over your seat.") % {
+        "count": MISSED_TURNS_BEFORE_AWAY
+    }
+    if "play" in action:
+        done = _("Time ran out: %(card)s was played for you.") % {
+            "card": card_face(action["play"]).label
+        }
+        return f"{done} {warning}"
+    if "bid" in action:
+        choice = _bid_text(action)
+    elif "double" in action:
+        choice = str(labels.CALLS.get(action["double"], action["double"]))
+    else:
+        choice = _("No projects")
+    done = _("Time ran out: “%(choice)s” was chosen for you.") % {"choice": choice}
+    return f"{done} {warning}"
 
 
 def _bid_text(bid: Mapping[str, Any]) -> str:

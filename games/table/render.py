@@ -16,10 +16,10 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from games import rules
 from games.match.access import invite_matches, is_member, may_join, seat_of
+from games.match.deadlines import seconds_to_act
 from games.match.event_log import load_state
 from games.match.models import Match, Seat
 from games.table.picture import SeatInfo, Table, build_table
@@ -79,9 +79,7 @@ def read_match(match_id: int) -> MatchReading:
 
 
 def seat_name(seat: Seat) -> str:
-    """How a seat is called at the table; bots get their seat number to tell them apart."""
-    if seat.is_bot:
-        return _("Bot %(number)s") % {"number": seat.number}
+    """How a seat is called at the table: its player, or its bot's name (one per seat)."""
     return seat.occupant_label
 
 
@@ -93,8 +91,14 @@ def table_for(reading: MatchReading, user: Any) -> Table:
         n: SeatInfo(seat_name(seat), is_bot=seat.is_bot, away=seat.away)
         for n, seat in reading.seats.items()
     }
+    turn = reading.seats.get(reading.state.turn) if reading.state.turn else None
     return build_table(
-        view, seats, seq=reading.seq, deadline=_countdown(reading), now=timezone.now()
+        view,
+        seats,
+        seq=reading.seq,
+        deadline=_countdown(reading),
+        now=timezone.now(),
+        turn_seconds=seconds_to_act(reading.match, reading.state, turn) if turn else None,
     )
 
 

@@ -97,7 +97,9 @@ def test_a_new_player_signs_up_and_plays_a_whole_deal_by_clicking(
     assert [auto for _payload, auto in mine] == [False] * len(mine)
     assert clicks["bid"] >= 1
     assert sum(1 for payload, _auto in mine if "bid" in payload) == clicks["bid"]
-    assert sum(1 for payload, _auto in mine if "declare" in payload) == clicks["declare"] == 1
+    # One declaration: clicked, or recorded at once for a hand with no project.
+    assert sum(1 for payload, _auto in mine if "declare" in payload) == 1
+    assert clicks["declare"] <= 1
     assert len(plays) == clicks["play"] >= 1
     deal_plays = site.rows(
         "SELECT count(*) FROM games_event WHERE match_id = %s AND payload LIKE %s",
@@ -182,6 +184,8 @@ def test_after_a_whole_match_the_replay_steps_through_a_deal_by_keyboard(
         page.locator(f".waiting-seat-{number}", has_text="Bot").wait_for()
     page.get_by_role("button", name="Start the match").click()
     # Bots play the whole match, this seat included, while the page follows it.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#table .table-menu summary").click()
     page.get_by_role("button", name="Step away (a bot plays for me)").click()
     page.locator("#table .match-over").wait_for(timeout=300_000)
 

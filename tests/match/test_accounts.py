@@ -192,3 +192,23 @@ def test_profile_counts_finished_matches_and_wins_of_the_players_team(client, pl
     html = response.content.decode()
     for match in (won, lost):
         assert f'href="{reverse("games:detail", args=[match.pk])}"' in html
+
+
+def test_four_colour_suits_are_a_saved_choice_on_the_profile(client, make_user):
+    user = make_user("zaid")
+    client.force_login(user)
+    page = client.get(reverse("accounts:profile")).content.decode()
+    assert "four-colour" not in page.split("<body", 1)[1].split(">", 1)[0]
+    response = client.post(reverse("accounts:card_colours"), {"four_colour": "on"}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("accounts:profile")
+    body = response.content.decode().split("<body", 1)[1].split(">", 1)[0]
+    assert "four-colour" in body
+    assert user.profile.four_colour is True
+    # A new session remembers it from the profile.
+    client.logout()
+    client.post(reverse("accounts:login"), {"username": "zaid", "password": PASSWORD})
+    body = client.get(reverse("home")).content.decode().split("<body", 1)[1].split(">", 1)[0]
+    assert "four-colour" in body
+    client.post(reverse("accounts:card_colours"), {})
+    body = client.get(reverse("home")).content.decode().split("<body", 1)[1].split(">", 1)[0]
+    assert "four-colour" not in body

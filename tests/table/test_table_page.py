@@ -19,7 +19,10 @@ pytestmark = pytest.mark.django_db
 
 # What differs between two renderings of one position: the form token and the
 # milliseconds left on the clock.
-VOLATILE = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"|data-ms="\d+"[^>]*>\d+<')
+VOLATILE = re.compile(
+    r'name="csrfmiddlewaretoken" value="[^"]*"|data-ms="\d+"[^>]*>\d+<'
+    r'|data-ring-ms="\d+"[^>]*><span class="ring-seconds">\d+<'
+)
 
 
 def page_of(user, match_id: int, **headers) -> str:
