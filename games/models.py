@@ -8,5 +8,27 @@ through this module, so moving the models changed no migration.
 from __future__ import annotations
 
 from games.match.models import DealSnapshot, Event, Match, Seat, new_invite_token
+from games.social.models import (
+    ChatBan,
+    ChatMessage,
+    ChatMute,
+    ChatReport,
+    QueueEntry,
+    QueueSocket,
+    RematchOffer,
+)
 
-__all__ = ["DealSnapshot", "Event", "Match", "Seat", "new_invite_token"]
+__all__ = [
+    "ChatBan",
+    "ChatMessage",
+    "ChatMute",
+    "ChatReport",
+    "DealSnapshot",
+    "Event",
+    "Match",
+    "QueueEntry",
+    "QueueSocket",
+    "RematchOffer",
+    "Seat",
+    "new_invite_token",
+]
