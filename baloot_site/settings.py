@@ -79,6 +79,13 @@ DATABASES = {"default": environment.database(os.environ, BASE_DIR / "db.sqlite3"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = environment.channel_layers(os.environ)
+# Each table socket joins its match's group again this often, so that its
+# membership (CHANNEL_GROUP_EXPIRY, two minutes unless set) never lapses
+# while it lives, and a killed process's channels drop out.
+CHANNEL_GROUP_RENEWAL = environment.group_expiry(os.environ) / 3
+# When no worker ran for this long (all stopped, or the database out of
+# reach), the first worker back gives every pending turn the lost time back.
+WORKER_OUTAGE_SECONDS = environment.seconds(os.environ, "WORKER_OUTAGE_SECONDS", 5.0)
 
 # Bots and seats whose player is away act this long after their turn comes,
 # so people can follow; the timer worker (`manage.py run_worker`) looks for

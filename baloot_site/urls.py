@@ -1,4 +1,4 @@
-"""The site's URLs: home, accounts, the lobby and live tables, matches, languages and the admin."""
+"""The site's URLs: home, rules, accounts, lobby and live tables, matches, languages, admin."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from accounts.language import set_language
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("rules/", TemplateView.as_view(template_name="rules.html"), name="rules"),
     path("accounts/", include("accounts.urls")),
     path("", include("games.table.urls")),
     path("", include("games.social.urls")),

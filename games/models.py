@@ -7,6 +7,7 @@ through this module, so moving the models changed no migration.
 
 from __future__ import annotations
 
+from games.match.broadcast import Announcement
 from games.match.models import DealSnapshot, Event, Match, Seat, new_invite_token
 from games.social.models import (
     ChatBan,
@@ -17,8 +18,10 @@ from games.social.models import (
     QueueSocket,
     RematchOffer,
 )
+from games.worker.heartbeat import WorkerHeartbeat
 
 __all__ = [
+    "Announcement",
     "ChatBan",
     "ChatMessage",
     "ChatMute",
@@ -30,5 +33,6 @@ __all__ = [
     "QueueSocket",
     "RematchOffer",
     "Seat",
+    "WorkerHeartbeat",
     "new_invite_token",
 ]

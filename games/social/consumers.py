@@ -105,6 +105,12 @@ class QueueConsumer(AsyncWebsocketConsumer):
         while True:
             await asyncio.sleep(queue.TICK_SECONDS)
             try:
+                # Joining again keeps the groups from expiring while the page is open.
+                await self.channel_layer.group_add(
+                    queue.user_group(self.user_id), self.channel_name
+                )
+                if self.pool:
+                    await self.channel_layer.group_add(self.pool, self.channel_name)
                 await database_sync_to_async(self._tick_once)()
                 await self.push()
             except Exception:

@@ -11,6 +11,8 @@ shows and that number is out of date, the consumer sends a fresh one.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 from typing import Any
@@ -62,18 +64,45 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.social_join()
+        self.renewal = asyncio.ensure_future(self._renew_membership())
         await self.accept()
         await self.push()
 
     async def disconnect(self, code: int) -> None:
+        renewal = getattr(self, "renewal", None)
+        if renewal is not None:
+            renewal.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewal
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.social_leave()
 
     async def match_event(self, event: dict[str, Any]) -> None:
-        """The match moved on: push this user's picture unless one as new was sent."""
-        if event.get("seq", 0) > self.sent_seq:
+        """The match moved on: push this user's picture unless one as new was sent.
+
+        A clock announcement (time given back after an outage) pushes the
+        same event again, with its fresh countdown.
+        """
+        if event.get("clock"):
+            await self.push(force=True)
+        elif event.get("seq", 0) > self.sent_seq:
             await self.push()
+
+    async def _renew_membership(self) -> None:
+        """Join the match's group again every CHANNEL_GROUP_RENEWAL seconds while connected.
+
+        The layer drops a member that has not joined for its group expiry,
+        which is how the channels of a killed process leave; a live socket
+        must not be dropped with them.
+        """
+        while True:
+            await asyncio.sleep(settings.CHANNEL_GROUP_RENEWAL)
+            try:
+                await self.channel_layer.group_add(self.group, self.channel_name)
+                await self.social_join()
+            except Exception:  # each layer backend fails its own way
+                logger.warning("match %s: could not renew the group membership", self.match_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The client reports the event number it shows; a stale one gets a full refresh."""
