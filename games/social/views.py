@@ -13,8 +13,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games.match.errors import MatchNotFound, ServiceError
 from games.match import access
+from games.match.errors import MatchNotFound, ServiceError
 from games.match.models import Match, Seat
 from games.social import chat, queue, rematch
 from games.social.consumers import status_context
