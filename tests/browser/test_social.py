@@ -68,6 +68,7 @@ def test_two_browsers_find_a_game_and_meet_at_one_table(
         pages.append(page)
     first, second = pages
     first.goto(f"{server.url}/")
+    shots(first, f"home-find-a-game-{language}")
     first.select_option("form.find-game select[name=mode]", "quick")
     first.select_option("form.find-game select[name=play_timer]", "30")
     first.click("form.find-game button[type=submit]")
