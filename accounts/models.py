@@ -23,6 +23,8 @@ class Profile(models.Model):
     # Four-colour suits on the cards: diamonds blue and clubs green besides red
     # hearts and black spades, easier to tell apart on a small screen.
     four_colour = models.BooleanField(_("four-colour suits"), default=False)
+    # Off: the player sees no table chat and cannot write in it.
+    chat_enabled = models.BooleanField(_("table chat"), default=True)
 
     class Meta:
         verbose_name = _("profile")

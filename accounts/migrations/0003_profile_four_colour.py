@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0001_profile'),
+        ('accounts', '0002_profile_chat_enabled'),
     ]
 
     operations = [
