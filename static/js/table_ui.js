@@ -123,7 +123,19 @@
     tickRings();
   }
 
+  // Panels that start open where there is room for them beside the table.
+  function openWhereWide() {
+    if (!window.matchMedia || !window.matchMedia("(min-width: 960px)").matches) {
+      return;
+    }
+    var panels = document.querySelectorAll("details[data-open-wide]");
+    for (var i = 0; i < panels.length; i++) {
+      panels[i].open = true;
+    }
+  }
+
   function start() {
+    openWhereWide();
     changed();
     var table = document.querySelector(".table-page") || document.body;
     // Attributes too: a morphed picture changes classes in place.

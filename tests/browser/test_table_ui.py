@@ -131,9 +131,10 @@ PLACE = """() => {
   const table = document.querySelector('#table');
   return {
     scrollY: window.scrollY,
-    hand: hand ? hand.getBoundingClientRect().top : null,
+    hand: hand ? hand.getBoundingClientRect().bottom : null,
     phase: table ? table.className : '',
-    height: table ? table.getBoundingClientRect().height : null,
+    parts: ['.scoreboard', '.felt', '.controls', '.hand', '.table-error']
+      .map((s) => [s, document.querySelector('#table ' + s)?.getBoundingClientRect().height]),
   };
 }"""
 

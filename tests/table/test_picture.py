@@ -87,9 +87,19 @@ def test_second_round_hokum_is_called_second_hokum():
 
 def test_the_unanswered_hokum_bidder_confirms_or_switches_to_sun():
     state = find(lambda s: s.bid_round == 1 and legal_has(bid="confirm")(s))
-    names = labels(table_of(state, state.turn))
-    assert "Confirm Hokum" in names
-    assert "Switch to Sun" in names
+    table = table_of(state, state.turn)
+    suit = rules.view_for(state, None)["faceup"][1]
+    symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[suit]
+    name = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}[suit]
+    confirm, switch = (
+        next(b for b in table.bid_buttons if json.loads(b.action)["bid"] == bid)
+        for bid in ("confirm", "sun")
+    )
+    # Each choice says what it means: the trump it makes, or no trump.
+    assert confirm.label == f"Confirm Hokum {symbol}"
+    assert confirm.hint == f"Trump: {symbol} {name}"
+    assert switch.label == "Switch to Sun"
+    assert switch.hint == "No trump instead of Hokum"
 
 
 def test_a_second_hokum_is_confirmed_by_picking_the_trump():
@@ -111,7 +121,12 @@ def test_a_second_hokum_is_confirmed_by_picking_the_trump():
 
 def test_ashkal_and_redeal_are_offered_by_name():
     ashkal = find(legal_has(bid="ashkal"))
-    assert "Ashkal" in labels(table_of(ashkal, ashkal.turn))
+    table = table_of(ashkal, ashkal.turn)
+    assert "Ashkal" in labels(table)
+    hints = {json.loads(b.action)["bid"]: b.hint for b in table.bid_buttons}
+    assert hints["ashkal"] == "Your partner takes the face-up card; played as Sun"
+    assert hints["sun"] == "No trump; you take the face-up card"
+    assert hints["pass"] == ""
     redeal = find(legal_has(redeal=True), seeds=3000)
     assert "Redeal (zero-point hand)" in labels(table_of(redeal, redeal.turn))
 
@@ -120,8 +135,12 @@ def test_hokum_calls_come_open_or_locked_and_gahwa_alone():
     state = find(legal_has(double="double", lock=True))
     table = table_of(state, state.turn)
     (group,) = table.call_groups
-    assert group.label == "Double"
+    assert group.label == "Double \N{MULTIPLICATION SIGN}2"
     assert sorted(b.label for b in group.buttons) == ["Double, Locked", "Double, Open"]
+    assert {b.hint for b in group.buttons} == {
+        "No trump lead while holding another suit",
+        "Any card may lead",
+    }
     assert "Pass" in labels(table)
     gahwa = find(legal_has(double="gahwa"))
     assert "Gahwa" in labels(table_of(gahwa, gahwa.turn))
@@ -131,8 +150,16 @@ def test_declarations_offer_no_projects_and_each_choice():
     state = find(lambda s: s.phase is rules.Phase.DECLARING and len(rules.legal_actions(s)) > 1)
     table = table_of(state, state.turn)
     texts = [b.label for b in table.declare_buttons]
-    assert "No projects" in texts
+    assert texts[-1] == "No projects"
     assert any(":" in text for text in texts if text != "No projects")
+    # The best declaration comes first, preselected.
+    worth = {"sira": 20, "fifty": 50, "hundred": 100, "four_hundred": 200}
+    values = [
+        sum(worth[p["project"]] for p in json.loads(b.action)["declare"])
+        for b in table.declare_buttons
+    ]
+    assert values[0] == max(values)
+    assert table.declare_buttons[0].style == "preselected"
 
 
 def test_sawa_and_baloot_only_when_legal():
@@ -151,3 +178,65 @@ def test_the_countdown_counts_what_is_left_and_only_while_someone_acts():
     assert table.seconds_left == 10
     assert table.ms_left == 9200
     assert table_of(state, 1).seconds_left is None, "no deadline, no countdown"
+
+
+def test_bid_bubbles_are_only_shown_while_bidding():
+    bidding = find(lambda s: s.phase is rules.Phase.BIDDING and len(s.deal_actions) >= 2)
+    assert any(seat.bid for seat in table_of(bidding, 1).seats.values())
+    playing = find(lambda s: s.phase is rules.Phase.PLAYING)
+    assert not any(seat.bid for seat in table_of(playing, 1).seats.values())
+
+
+def test_the_card_winning_the_trick_and_the_leader_are_marked():
+    state = find(lambda s: s.phase is rules.Phase.PLAYING and len(s.trick) == 3)
+    table = table_of(state, 1)
+    winning = [p for p in table.trick if p.winning]
+    assert len(winning) == 1
+    assert table.trick[0].led
+    finished = rules.apply(state, rules.legal_actions(state)[0])
+    winner = finished.tricks[-1][2]
+    assert [s.is_leader for s in table.seats.values()].count(True) == 1
+    assert next(s for s in table.seats.values() if s.is_leader).number == state.leader
+    # The completed trick stays in the middle, its winner marked, until the next lead.
+    held = table_of(finished, 1)
+    assert held.trick == []
+    assert len(held.trick_done) == 4
+    assert [p.winning for p in held.trick_done].count(True) == 1
+    assert held.trick_winner_position == next(
+        s.position for s in held.seats.values() if s.number == winner
+    )
+    assert held.trick_key
+    if finished.phase is rules.Phase.PLAYING:
+        led = rules.apply(finished, rules.legal_actions(finished)[0])
+        assert table_of(led, 1).trick_done == []
+
+
+def test_a_timed_out_turn_says_what_was_played_and_warns():
+    state = find(lambda s: s.phase is rules.Phase.PLAYING and s.turn == 1)
+    forced = rules.forced_action(state)
+    after = rules.apply(state, forced)
+    notice = table_of(after, 1).timer_notice
+    assert notice.startswith("Time ran out: ")
+    assert "was played for you." in notice
+    assert notice.endswith("After 3 missed turns in a row, a bot takes over your seat.")
+    assert table_of(after, 2).timer_notice == "", "only the seat itself is told"
+    assert table_of(state, 1).timer_notice == ""
+    bid = find(lambda s: s.phase is rules.Phase.BIDDING and s.turn == 1)
+    passed = rules.apply(bid, rules.forced_action(bid))
+    assert table_of(passed, 1).timer_notice.startswith("Time ran out: “Pass” was chosen for you.")
+
+
+def test_a_deal_ended_by_sawa_shows_the_claimers_cards():
+    claim = find(legal_has(sawa=True))
+    claimer = claim.turn
+    held = rules.view_for(claim, claimer)["hand"]
+    ended = rules.apply(claim, {"seat": claimer, "sawa": True})
+    for viewer in (1, 2, 3, 4, None):
+        table = table_of(ended, viewer)
+        assert sorted(face.code for face in table.sawa_cards) == sorted(held)
+        assert table.sawa_name == f"player{claimer}"
+    notes = table_of(ended, claimer).result.notes
+    assert any("claimed Sawa: your team took every remaining card." in n for n in notes)
+    other = claimer % 4 + 1
+    notes = table_of(ended, other).result.notes
+    assert any("claimed Sawa: the other team took every remaining card." in n for n in notes)
