@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView, TemplateView
 
 from accounts.forms import SignUpForm
-from games.history import history_lines, my_seats
-from games.models import Match
+from games.history.my_matches import history_lines, my_seats
+from games.match.models import Match
 
 # The profile lists the latest matches; "My matches" pages through them all.
 RECENT_MATCHES = 10

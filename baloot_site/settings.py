@@ -89,7 +89,7 @@ WORKER_INTERVAL = environment.seconds(os.environ, "WORKER_INTERVAL", 0.2)
 # the next one (0 deals at once, in the same transaction as the last action).
 ROUND_PAUSE_SECONDS = environment.seconds(os.environ, "ROUND_PAUSE_SECONDS", 5.0)
 # Without Redis, each server process relays the worker's events to its own
-# clients (games/relay.py); scripts/run.sh turns this on when REDIS_URL is unset.
+# clients (games/table/relay.py); scripts/run.sh turns this on when REDIS_URL is unset.
 RELAY_WORKER_EVENTS = environment.flag(os.environ, "RELAY_WORKER_EVENTS", default=False)
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -11,8 +11,8 @@ from accounts.language import set_language
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("accounts/", include("accounts.urls")),
-    path("", include("games.play_urls")),
-    path("matches/", include("games.urls")),
+    path("", include("games.table.urls")),
+    path("matches/", include("games.history.urls")),
     # The language switcher posts here (Django's set_language, remembered for players).
     path("i18n/setlang/", set_language, name="set_language"),
     path("admin/", admin.site.urls),

@@ -2,7 +2,7 @@
 
 Run one beside the web server processes (``make run`` starts one). Any
 number may run against the same database: each due turn is recorded once
-(``games.timers``). SIGTERM or SIGINT stops the loop after the current pass.
+(``games.worker.due_turns``). SIGTERM or SIGINT stops the loop after the current pass.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
 
-from games import timers
+from games.worker import due_turns
 
 logger = logging.getLogger("games.worker")
 
@@ -40,7 +40,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["once"]:
-            self.stdout.write(f"{timers.advance_due()} due turns played.")
+            self.stdout.write(f"{due_turns.advance_due()} due turns played.")
             return
         interval = options["interval"]
         if interval is None:
@@ -66,7 +66,7 @@ class Command(BaseCommand):
         """One call of advance_due; a database failure is logged and retried later."""
         close_old_connections()
         try:
-            return timers.advance_due()
+            return due_turns.advance_due()
         except DatabaseError:
             logger.exception("worker: database error; retrying")
             # A broken connection is dropped so that the next pass reconnects.
