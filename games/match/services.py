@@ -72,10 +72,15 @@ MatchRef = Match | int
 
 @dataclass(frozen=True)
 class Outcome:
-    """A match after a service call, with its engine state and last event number."""
+    """A match after a service call, with its engine state, seats and last event number.
+
+    ``seats`` are the match's seats by number as committed with the change
+    (their users loaded), when the service read them.
+    """
 
     match: Match
     state: rules.State
+    seats: dict[int, Seat] | None = None
 
     @property
     def seq(self) -> int:
@@ -146,6 +151,7 @@ def take_seat(user: Any, match: MatchRef, number: int, *, invite_token: str = ""
             raise SeatTaken(number=number)
         seat.user = user
         seat.save(update_fields=["user"])
+        _announce_seats(locked)
     return seat
 
 
@@ -168,6 +174,7 @@ def leave_seat(user: Any, match: MatchRef) -> Seat:
             _restart_clock_of(locked, seat.number)
         else:
             raise MatchOver()
+        _announce_seats(locked)
     return seat
 
 
@@ -185,6 +192,7 @@ def come_back(user: Any, match: MatchRef) -> Seat:
         seat.missed_turns = 0
         seat.save(update_fields=["away", "missed_turns"])
         _restart_clock_of(locked, seat.number)
+        _announce_seats(locked)
     return seat
 
 
@@ -206,6 +214,7 @@ def add_bot(user: Any, match: MatchRef, number: int) -> Seat:
             raise SeatTaken(number=number)
         seat.is_bot = True
         seat.save(update_fields=["is_bot"])
+        _announce_seats(locked)
     return seat
 
 
@@ -226,6 +235,7 @@ def remove_bot(user: Any, match: MatchRef, number: int) -> Seat:
             raise NotABot(number=number)
         seat.is_bot = False
         seat.save(update_fields=["is_bot"])
+        _announce_seats(locked)
     return seat
 
 
@@ -251,8 +261,9 @@ def start_match(user: Any, match: MatchRef) -> Outcome:
         locked.save(update_fields=["first_dealer", "status", "started_at"])
         state = _deal(locked, initial_state(locked))
         _project(locked, state)
-        announce_on_commit(locked.pk, locked.seq)
-    return Outcome(locked, state)
+        outcome = Outcome(locked, state, seats)
+        _announce(outcome)
+    return outcome
 
 
 def play_with_bots(user: Any, *, mode: str = Match.Mode.CLASSIC, play_timer: int = 15) -> Outcome:
@@ -281,7 +292,12 @@ def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> 
     with transaction.atomic():
         locked = _lock(match)
         _require_running(locked)
-        seat = _own_seat(locked, user)
+        # All four seats in one query: the acting one, and the others for
+        # the outcome, which the answer and the pushes are drawn from.
+        seats = _seats(locked)
+        seat = access.seat_of(seats.values(), user)
+        if seat is None:
+            raise NotYourSeat(_("You do not have a seat at this table."))
         if fields.get("seat", seat.number) != seat.number:
             raise NotYourSeat()
         if seat.away or seat.missed_turns:
@@ -290,7 +306,7 @@ def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> 
             seat.away = False
             seat.missed_turns = 0
             seat.save(update_fields=["away", "missed_turns"])
-        return _record(locked, _payload(seat.number, fields, auto=False), seen)
+        return _record(locked, _payload(seat.number, fields, auto=False), seen, seats)
 
 
 def submit_as_seat(
@@ -300,12 +316,15 @@ def submit_as_seat(
     expected_seq: int,
     *,
     auto: bool = False,
+    seats: dict[int, Seat] | None = None,
 ) -> Outcome:
     """Record an action for a seat on the server's own authority (bots and timers).
 
     ``auto`` (or ``"auto": true`` in the action) marks a timer-forced action,
-    which the engine checks is the forced choice. Raises the errors of
-    ``submit`` except NotAllowed, and InvalidSeat.
+    which the engine checks is the forced choice. ``seats``, the match's
+    seats read under its lock, if the caller has them, come back in the
+    outcome. Raises the errors of ``submit`` except NotAllowed, and
+    InvalidSeat.
     """
     _check_seat_number(seat_number)
     auto = auto or action.get("auto") is True
@@ -317,7 +336,7 @@ def submit_as_seat(
     with transaction.atomic():
         locked = _lock(match)
         _require_running(locked)
-        return _record(locked, payload, seen)
+        return _record(locked, payload, seen, seats)
 
 
 def abort_match(match: MatchRef) -> Match:
@@ -440,7 +459,12 @@ def _document_refusal(error: rules.NotationError) -> InvalidDocument:
 # --- Inside a transaction -----------------------------------------------------
 
 
-def _record(match: Match, payload: dict[str, Any], expected_seq: int) -> Outcome:
+def _record(
+    match: Match,
+    payload: dict[str, Any],
+    expected_seq: int,
+    seats: dict[int, Seat] | None = None,
+) -> Outcome:
     """Validate ``payload`` against the replayed state and append it, dealing on if needed.
 
     Raises StaleSequence or DuplicateAction for an out-of-date ``expected_seq``
@@ -469,8 +493,9 @@ def _record(match: Match, payload: dict[str, Any], expected_seq: int) -> Outcome
     if state.phase is rules.Phase.ROUND_OVER and settings.ROUND_PAUSE_SECONDS <= 0:
         state = _deal(match, state)
     _project(match, state)
-    announce_on_commit(match.pk, match.seq)
-    return Outcome(match, state)
+    outcome = Outcome(match, state, seats)
+    _announce(outcome)
+    return outcome
 
 
 def deal_next(match: MatchRef, expected_seq: int) -> Outcome:
@@ -491,8 +516,9 @@ def deal_next(match: MatchRef, expected_seq: int) -> Outcome:
             raise WrongPhase()
         state = _deal(locked, state)
         _project(locked, state)
-        announce_on_commit(locked.pk, locked.seq)
-    return Outcome(locked, state)
+        outcome = Outcome(locked, state, _seats(locked))
+        _announce(outcome)
+    return outcome
 
 
 def _deal(match: Match, state: rules.State) -> rules.State:
@@ -501,6 +527,9 @@ def _deal(match: Match, state: rules.State) -> rules.State:
     _append(match, Event.Kind.DEAL, payload)
     state = rules.start_deal(state, payload["deal"]["deck"])
     DealSnapshot.objects.create(match=match, seq=match.seq, state=rules.snapshot(state))
+    # Saved with the other projections by _project, which always follows.
+    match.deal_number += 1
+    match.deal_commitment = payload["deal"].get("commitment", "")
     return state
 
 
@@ -527,12 +556,23 @@ def _project(match: Match, state: rules.State) -> None:
     match.winner = state.winner
     # The next seat's clock starts with the event that gave it the turn.
     match.deadline = deadline_for(match, state)
-    fields = ["seq", "score_a", "score_b", "winner", "deadline"]
+    fields = ["seq", "score_a", "score_b", "winner", "deadline", "deal_number", "deal_commitment"]
     if state.phase is rules.Phase.MATCH_OVER:
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
         fields += ["status", "finished_at"]
     match.save(update_fields=fields)
+
+
+def _announce(outcome: Outcome) -> None:
+    """Announce the outcome's new event, with the outcome itself for this process."""
+    match = outcome.match
+    announce_on_commit(match.pk, match.seq, deadline=match.deadline, outcome=outcome)
+
+
+def _announce_seats(match: Match) -> None:
+    """Announce a change of the seats (the event number stays as it is)."""
+    announce_on_commit(match.pk, match.seq, deadline=match.deadline)
 
 
 def _restart_clock_of(match: Match, number: int) -> None:

@@ -70,6 +70,22 @@ def advance_due(now: datetime | None = None, *, limit: int = BATCH) -> int:
     return played
 
 
+def next_deadline() -> datetime | None:
+    """When the next turn of a running match falls due; None when no match is running.
+
+    A running match without a deadline is due now.
+    """
+    row = (
+        Match.objects.filter(status=Match.Status.PLAYING)
+        .order_by(F("deadline").asc(nulls_first=True))
+        .values_list("deadline", flat=True)[:1]
+    )
+    found = list(row)
+    if not found:
+        return None
+    return found[0] or timezone.now()
+
+
 def play_due_turn(match_id: int, seen_seq: int, now: datetime) -> services.Outcome | None:
     """Play the due turn of a match last seen at event ``seen_seq``; None if it is not due.
 
@@ -95,9 +111,13 @@ def play_due_turn(match_id: int, seen_seq: int, now: datetime) -> services.Outco
                 return outcome
             if state.turn is None:
                 return None
-            seat = Seat.objects.get(match=match, number=state.turn)
+            # Every seat, so that the outcome carries them to the pushes.
+            seats = {s.number: s for s in Seat.objects.filter(match=match).select_related("user")}
+            seat = seats[state.turn]
             action, auto = _action_for(seat, state)
-            outcome = services.submit_as_seat(match, seat.number, action, seen_seq, auto=auto)
+            outcome = services.submit_as_seat(
+                match, seat.number, action, seen_seq, auto=auto, seats=seats
+            )
     except (StaleSequence, DuplicateAction):
         # Another worker recorded this turn first: nothing left to do.
         return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+from datetime import datetime
 from types import FrameType
 from typing import Any
 
@@ -17,7 +18,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
 
-from games.worker import due_turns
+from games.worker import alarm, due_turns
 
 logger = logging.getLogger("games.worker")
 
@@ -35,7 +36,10 @@ class Command(BaseCommand):
             "--interval",
             type=float,
             default=None,
-            help="Seconds to wait when nothing was due (default: the WORKER_INTERVAL setting).",
+            help=(
+                "The longest sleep when nothing is due and nothing wakes the worker"
+                " (default: the WORKER_INTERVAL setting)."
+            ),
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -53,14 +57,34 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
-        logger.info("worker: started, looking for due turns every %ss when idle", interval)
+        logger.info(
+            "worker: started; sleeping until the next deadline or a wake-up, %ss at most",
+            interval,
+        )
+        if settings.REDIS_URL:
+            threading.Thread(
+                target=alarm.listen_to_redis,
+                args=(alarm.ALARM, stop),
+                name="worker-wake-ups",
+                daemon=True,
+            ).start()
         while not stop.is_set():
             played = self._pass()
-            # Busy tables are served again at once; an idle worker waits.
+            # Busy tables are served again at once; an idle worker sleeps
+            # until the next deadline, or until a sooner one is announced.
             if not played:
-                stop.wait(interval)
+                alarm.ALARM.sleep(self._next_deadline(), interval, stop)
         connection.close()
         logger.info("worker: stopped")
+
+    def _next_deadline(self) -> datetime | None:
+        """The next deadline, or None (sleep the longest) when the database fails."""
+        try:
+            return due_turns.next_deadline()
+        except DatabaseError:
+            logger.exception("worker: database error; retrying")
+            connection.close()
+            return None
 
     def _pass(self) -> int:
         """One call of advance_due; a database failure is logged and retried later."""
