@@ -94,11 +94,11 @@ def test_an_action_rings_the_alarm_with_its_new_deadline(start_table, players):
     running = start_table()
     seen = []
     original = ALARM.ring
-    ALARM.ring = seen.append  # type: ignore[method-assign]
+    ALARM.ring = seen.append
     try:
         action = dict(rules.legal_actions(running.state)[0])
         action.pop("seat")
         outcome = services.submit(players[running.state.turn], running.match, action, running.seq)
     finally:
-        ALARM.ring = original  # type: ignore[method-assign]
+        ALARM.ring = original
     assert seen == [outcome.match.deadline]
