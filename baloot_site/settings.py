@@ -82,6 +82,13 @@ CHANNEL_LAYERS = environment.channel_layers(os.environ)
 # Redis, when set: the channel layer of several server processes, and the
 # wake-up channel of a separate worker (games/worker/alarm.py).
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+# Each table socket joins its match's group again this often, so that its
+# membership (CHANNEL_GROUP_EXPIRY, two minutes unless set) never lapses
+# while it lives, and a killed process's channels drop out.
+CHANNEL_GROUP_RENEWAL = environment.group_expiry(os.environ) / 3
+# When no worker ran for this long (all stopped, or the database out of
+# reach), the first worker back gives every pending turn the lost time back.
+WORKER_OUTAGE_SECONDS = environment.seconds(os.environ, "WORKER_OUTAGE_SECONDS", 5.0)
 
 # Bots and seats whose player is away act this long after their turn comes,
 # so people can follow.
@@ -99,6 +106,9 @@ ROUND_PAUSE_SECONDS = environment.seconds(os.environ, "ROUND_PAUSE_SECONDS", 5.0
 WORKER_IN_SERVER = environment.flag(os.environ, "WORKER_IN_SERVER", default=False)
 # How many table sockets one user may hold at one match in one server process.
 TABLE_SOCKETS_PER_USER = environment.count(os.environ, "TABLE_SOCKETS_PER_USER", 4)
+# A quick-match player waiting this long is offered to fill the table with
+# bots and start at once, unrated (games/social/queue.py).
+QUICK_MATCH_BOT_WAIT = environment.seconds(os.environ, "QUICK_MATCH_BOT_WAIT", 45.0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -15,6 +15,8 @@ one more is accepted and closed at once with code 4429.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 from typing import Any
@@ -29,6 +31,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 from games.match.access import may_see
 from games.match.broadcast import match_group
 from games.match.models import Match
+from games.social.sockets import TableSocialMixin
 from games.table.live import HUB, Picture, view_key
 
 logger = logging.getLogger(__name__)
@@ -41,7 +44,7 @@ CLOSE_TOO_MANY = 4429
 MAX_CLIENT_MESSAGE = 256
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
     """Pushes one user's view of one match."""
 
     match_id: int
@@ -74,22 +77,49 @@ class TableConsumer(AsyncWebsocketConsumer):
         if picture is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        await self.social_join()
+        self.renewal = asyncio.ensure_future(self._renew_membership())
         await self.accept()
         await self._send(picture, whole=True)
 
     async def disconnect(self, code: int) -> None:
+        renewal = getattr(self, "renewal", None)
+        if renewal is not None:
+            renewal.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewal
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.social_leave()
         if self.joined:
             self.joined = False
             HUB.leave(self.match_id, self.scope["user"].pk)
 
     async def match_event(self, event: dict[str, Any]) -> None:
-        """The match moved on, or its seats changed: push what changed for this viewer."""
+        """The match moved on, or its seats changed: push what changed for this viewer.
+
+        A clock announcement (time given back after an outage) comes with
+        no revision: the match is read again for its fresh countdown.
+        """
         seq = event.get("seq", 0)
         if self.sent is not None and seq < self.sent.seq:
             return
-        await self.push(seq, event.get("rev"))
+        await self.push(seq, event.get("rev"), read=bool(event.get("clock")))
+
+    async def _renew_membership(self) -> None:
+        """Join the match's group again every CHANNEL_GROUP_RENEWAL seconds while connected.
+
+        The layer drops a member that has not joined for its group expiry,
+        which is how the channels of a killed process leave; a live socket
+        must not be dropped with them.
+        """
+        while True:
+            await asyncio.sleep(settings.CHANNEL_GROUP_RENEWAL)
+            try:
+                await self.channel_layer.group_add(self.group, self.channel_name)
+                await self.social_join()
+            except Exception:  # each layer backend fails its own way
+                logger.warning("match %s: could not renew the group membership", self.match_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The page reports the picture it shows; another one than sent gets the whole region."""
@@ -118,9 +148,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if await database_sync_to_async(HUB.stale)(self.match_id, self.sent.seq):
             await self.push(self.sent.seq + 1, None)
 
-    async def push(self, seq: int, revision: str | None) -> None:
+    async def push(self, seq: int, revision: str | None, *, read: bool = False) -> None:
         """Send this viewer's picture of the match at ``seq`` or later, as changes."""
-        picture = await database_sync_to_async(self._picture)(seq, revision)
+        picture = await database_sync_to_async(self._picture)(seq, revision, read=read)
         if picture is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return

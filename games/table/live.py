@@ -40,7 +40,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from games.match.access import invite_matches, is_member, seat_of
-from games.match.broadcast import Announcement, listen
+from games.match.broadcast import Notice, listen
 from games.match.models import Match
 from games.table.render import TEMPLATE, MatchReading, read_match, reading_of, table_context
 
@@ -330,7 +330,7 @@ class Hub:
 HUB = Hub()
 
 
-def _on_announcement(announcement: Announcement) -> None:
+def _on_announcement(announcement: Notice) -> None:
     """Hand a change made in this process to the hub, with its outcome when it has one."""
     outcome = announcement.outcome
     if outcome is not None and outcome.seats is not None:

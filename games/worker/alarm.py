@@ -26,7 +26,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from games.match.broadcast import Announcement, listen
+from games.match.broadcast import Notice, listen
 
 logger = logging.getLogger("games.worker")
 
@@ -77,7 +77,7 @@ ALARM = Alarm()
 _redis: Any = None
 
 
-def _on_announcement(announcement: Announcement) -> None:
+def _on_announcement(announcement: Notice) -> None:
     """Wake the worker for a new deadline: in this process, and through Redis if set."""
     deadline = announcement.deadline
     if deadline is None:

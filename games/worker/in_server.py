@@ -7,7 +7,8 @@ memory, so the worker runs there (``WORKER_IN_SERVER``, set by
 the moves it records are announced to the sockets of the same process, with
 their outcome (``games.match.broadcast``), so no process watches the
 database for them. Between passes it sleeps until the next deadline or
-until an action sets a sooner one (``games.worker.alarm``).
+until an action sets a sooner one (``games.worker.alarm``), and at most a
+heartbeat (``games.worker.heartbeat``) apart.
 
 With ``REDIS_URL`` the separate ``manage.py run_worker`` stays.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from datetime import datetime
 from typing import Any
@@ -24,7 +26,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 
-from games.worker import due_turns
+from games.match import broadcast
+from games.worker import due_turns, heartbeat
 from games.worker.alarm import ALARM, Alarm
 
 logger = logging.getLogger("games.worker")
@@ -35,13 +38,24 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 Application = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
+_next_beat = 0.0
+
+
 def _pass() -> tuple[int, datetime | None]:
-    """One pass: the turns played, and the next deadline when none was."""
+    """One pass, as the separate worker makes it: the heartbeat, the outbox
+    relay, then the due turns. Returns the turns played, and the next
+    deadline when none was."""
+    global _next_beat
     try:
+        if time.monotonic() >= _next_beat:
+            heartbeat.beat()
+            _next_beat = time.monotonic() + heartbeat.BEAT_EVERY
+        broadcast.relay_pending()
         played = due_turns.advance_due()
         return played, None if played else due_turns.next_deadline()
     except DatabaseError:
         logger.exception("worker: database error; retrying")
+        _next_beat = 0.0
         return 0, None
 
 
@@ -56,7 +70,9 @@ async def work(alarm: Alarm = ALARM) -> None:
                 # Busy tables are served again at once, after the loop's other work.
                 await asyncio.sleep(0)
                 continue
-            await asyncio.to_thread(alarm.sleep, until, settings.WORKER_INTERVAL)
+            # At most a heartbeat apart, so that no pause is taken for an outage.
+            longest = min(settings.WORKER_INTERVAL, heartbeat.BEAT_EVERY)
+            await asyncio.to_thread(alarm.sleep, until, longest)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -2,7 +2,11 @@
 
 Run one beside the web server processes (``make run`` starts one). Any
 number may run against the same database: each due turn is recorded once
-(``games.worker.due_turns``). SIGTERM or SIGINT stops the loop after the current pass.
+(``games.worker.due_turns``). Between passes it sleeps until the next
+deadline, or until a sooner one is announced through Redis
+(``games.worker.alarm``), and at most RELAY_POLL seconds, for the outbox of
+a process that died (``games.match.broadcast``). SIGTERM or SIGINT stops the
+loop after the current pass.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from datetime import datetime
 from types import FrameType
 from typing import Any
@@ -18,9 +23,13 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
 
-from games.worker import alarm, due_turns
+from games.match import broadcast
+from games.worker import alarm, due_turns, heartbeat
 
 logger = logging.getLogger("games.worker")
+
+# The longest an idle worker sleeps before looking at the outbox again.
+RELAY_POLL = 0.25
 
 
 class Command(BaseCommand):
@@ -36,14 +45,13 @@ class Command(BaseCommand):
             "--interval",
             type=float,
             default=None,
-            help=(
-                "The longest sleep when nothing is due and nothing wakes the worker"
-                " (default: the WORKER_INTERVAL setting)."
-            ),
+            help="Seconds to wait when nothing was due (default: the WORKER_INTERVAL setting).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["once"]:
+            heartbeat.beat()
+            broadcast.relay_pending()
             self.stdout.write(f"{due_turns.advance_due()} due turns played.")
             return
         interval = options["interval"]
@@ -59,7 +67,7 @@ class Command(BaseCommand):
         signal.signal(signal.SIGINT, request_stop)
         logger.info(
             "worker: started; sleeping until the next deadline or a wake-up, %ss at most",
-            interval,
+            min(interval, RELAY_POLL),
         )
         if settings.REDIS_URL:
             threading.Thread(
@@ -71,11 +79,15 @@ class Command(BaseCommand):
         while not stop.is_set():
             played = self._pass()
             # Busy tables are served again at once; an idle worker sleeps
-            # until the next deadline, or until a sooner one is announced.
+            # until the next deadline or a sooner announced one, but never so
+            # long that an announcement a dead process left unsent waits
+            # more than a moment.
             if not played:
-                alarm.ALARM.sleep(self._next_deadline(), interval, stop)
+                alarm.ALARM.sleep(self._next_deadline(), min(interval, RELAY_POLL), stop)
         connection.close()
         logger.info("worker: stopped")
+
+    next_beat = 0.0
 
     def _next_deadline(self) -> datetime | None:
         """The next deadline, or None (sleep the longest) when the database fails."""
@@ -87,12 +99,21 @@ class Command(BaseCommand):
             return None
 
     def _pass(self) -> int:
-        """One call of advance_due; a database failure is logged and retried later."""
+        """One pass: the heartbeat (giving back an outage's time first), the outbox
+        relay, then advance_due; a database failure is logged and retried later.
+        """
         close_old_connections()
         try:
+            if time.monotonic() >= self.next_beat:
+                heartbeat.beat()
+                self.next_beat = time.monotonic() + heartbeat.BEAT_EVERY
+            broadcast.relay_pending()
             return due_turns.advance_due()
         except DatabaseError:
             logger.exception("worker: database error; retrying")
             # A broken connection is dropped so that the next pass reconnects.
             connection.close()
+            # The database was out of reach: look for an outage before any
+            # timer is played.
+            self.next_beat = 0.0
             return 0

@@ -19,7 +19,7 @@ def project_current_deals(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0004_event_abort_kind"),
+        ("games", "0006_social"),
     ]
 
     operations = [
