@@ -105,14 +105,12 @@ def database(env: Mapping[str, str], default_sqlite: Path) -> dict[str, Any]:
     # that keeps them open and checks each one before lending it again.
     config["CONN_MAX_AGE"] = 0
     if config["ENGINE"] == "django.db.backends.postgresql":
-        from psycopg_pool import ConnectionPool
-
+        # With a pool, Django has it check each connection before lending it.
         config["CONN_HEALTH_CHECKS"] = True
         config.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
             "max_size": POSTGRES_POOL_SIZE,
             "timeout": 30,
-            "check": ConnectionPool.check_connection,
         }
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config["OPTIONS"] = {

@@ -104,7 +104,7 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
         seq = event.get("seq", 0)
         if self.sent is not None and seq < self.sent.seq:
             return
-        await self.push(seq, event.get("rev"), read=bool(event.get("clock")))
+        await self.push(seq, event.get("rev"), clock=bool(event.get("clock")))
 
     async def _renew_membership(self) -> None:
         """Join the match's group again every CHANNEL_GROUP_RENEWAL seconds while connected.
@@ -148,9 +148,14 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
         if await database_sync_to_async(HUB.stale)(self.match_id, self.sent.seq):
             await self.push(self.sent.seq + 1, None)
 
-    async def push(self, seq: int, revision: str | None, *, read: bool = False) -> None:
-        """Send this viewer's picture of the match at ``seq`` or later, as changes."""
-        picture = await database_sync_to_async(self._picture)(seq, revision, read=read)
+    async def push(self, seq: int, revision: str | None, *, clock: bool = False) -> None:
+        """Send this viewer's picture of the match at ``seq`` or later, as changes.
+
+        ``clock``: the countdown changed without an event; read and draw again.
+        """
+        picture = await database_sync_to_async(self._picture)(
+            seq, revision, read=clock, redraw=clock
+        )
         if picture is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -167,12 +172,18 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
         await self.send(text_data=frame)
 
     def _picture(
-        self, seq: int, revision: str | None, *, fresh: bool = False, read: bool = False
+        self,
+        seq: int,
+        revision: str | None,
+        *,
+        fresh: bool = False,
+        read: bool = False,
+        redraw: bool = False,
     ) -> Picture | None:
         """This viewer's picture at ``seq`` or later; None when they may no longer look.
 
-        ``fresh`` wants a picture drawn within the last second, ``read`` the
-        match read from the database.
+        ``fresh`` wants a picture drawn within the last second, ``redraw`` one
+        drawn now, ``read`` the match read from the database.
         """
         try:
             reading = HUB.reading(self.match_id, seq, revision, fresh=read)
@@ -182,7 +193,7 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
         if not may_see(reading.match, user, reading.seats.values(), self.invite):
             return None
         key = view_key(reading, user, self.invite, self.language)
-        return HUB.picture(reading, user, key, invite=self.invite, fresh=fresh)
+        return HUB.picture(reading, user, key, invite=self.invite, fresh=fresh, redraw=redraw)
 
 
 def language_of(scope: dict[str, Any]) -> str:

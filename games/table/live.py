@@ -302,11 +302,13 @@ class Hub:
         *,
         invite: str = "",
         fresh: bool = False,
+        redraw: bool = False,
     ) -> Picture:
         """``user``'s picture of ``reading``, drawn once per version and view.
 
         ``fresh`` asks for a picture drawn within the last second (one sent
-        whole carries a countdown).
+        whole carries a countdown); ``redraw`` for one drawn now (the clock
+        changed).
         """
         match_id = reading.match.pk
         version = version_of(reading)
@@ -316,7 +318,7 @@ class Hub:
             if watched is not None and watched.version == version:
                 cached = watched.pictures.get(key)
             if cached is not None and not (
-                fresh and time.monotonic() - cached.drawn_at > FRESH_SECONDS
+                redraw or (fresh and time.monotonic() - cached.drawn_at > FRESH_SECONDS)
             ):
                 return cached
         picture = draw(reading, user, invite=invite, language=key.language)

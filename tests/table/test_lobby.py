@@ -175,6 +175,6 @@ def test_the_match_starts_when_four_seats_are_filled(players):
 def test_the_waiting_room_does_not_poll_its_changes_are_pushed(players):
     match = services.create_match(players[1])
     html = logged_in(players[1]).get(reverse("play:table", args=[match.pk])).content.decode()
-    assert "hx-trigger" not in html
+    assert "every 3s" not in html
     assert "ws-connect" in html
     assert "Partner: seat 3" in html
