@@ -207,7 +207,7 @@ async def frame_with(socket: object, text: str, timeout: float = 30) -> str:
 async def test_a_chat_line_posted_to_one_process_reaches_players_on_the_other(stack: Stack):
     a, b = stack.daphnes
     [table] = await asyncio.to_thread(start_tables, stack, 1, (1, 2), prefix="talk")
-    names = [table.players[1], table.players[2]]
+    names = [str(table.players[1]), str(table.players[2])]
     keys = await asyncio.to_thread(sessions_for, stack, ["talkwatcher"])
     speaker, listener = HttpSession(a.url), HttpSession(b.url)
     await asyncio.to_thread(speaker.log_in, names[0], PASSWORD)
