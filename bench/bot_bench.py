@@ -29,7 +29,6 @@ import random
 import statistics
 import sys
 import time
-from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
