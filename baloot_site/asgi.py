@@ -16,10 +16,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games.relay import RelayingApplication  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.table.relay import RelayingApplication  # noqa: E402
+from games.table.routing import websocket_urlpatterns  # noqa: E402
 
-# The relay is off unless RELAY_WORKER_EVENTS is set (games/relay.py).
+# The relay is off unless RELAY_WORKER_EVENTS is set (games/table/relay.py).
 application = RelayingApplication(
     ProtocolTypeRouter(
         {

@@ -79,6 +79,13 @@ DATABASES = {"default": environment.database(os.environ, BASE_DIR / "db.sqlite3"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = environment.channel_layers(os.environ)
+# Each table socket joins its match's group again this often, so that its
+# membership (CHANNEL_GROUP_EXPIRY, two minutes unless set) never lapses
+# while it lives, and a killed process's channels drop out.
+CHANNEL_GROUP_RENEWAL = environment.group_expiry(os.environ) / 3
+# When no worker ran for this long (all stopped, or the database out of
+# reach), the first worker back gives every pending turn the lost time back.
+WORKER_OUTAGE_SECONDS = environment.seconds(os.environ, "WORKER_OUTAGE_SECONDS", 5.0)
 
 # Bots and seats whose player is away act this long after their turn comes,
 # so people can follow; the timer worker (`manage.py run_worker`) looks for
@@ -89,7 +96,7 @@ WORKER_INTERVAL = environment.seconds(os.environ, "WORKER_INTERVAL", 0.2)
 # the next one (0 deals at once, in the same transaction as the last action).
 ROUND_PAUSE_SECONDS = environment.seconds(os.environ, "ROUND_PAUSE_SECONDS", 5.0)
 # Without Redis, each server process relays the worker's events to its own
-# clients (games/relay.py); scripts/run.sh turns this on when REDIS_URL is unset.
+# clients (games/table/relay.py); scripts/run.sh turns this on when REDIS_URL is unset.
 RELAY_WORKER_EVENTS = environment.flag(os.environ, "RELAY_WORKER_EVENTS", default=False)
 
 AUTH_PASSWORD_VALIDATORS = [

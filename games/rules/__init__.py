@@ -74,7 +74,7 @@ from .projects import candidates, describe
 from .scoring import convert
 from .snapshot import restore, snapshot
 from .state import Contract, Phase, RoundResult, State, Trick, team_of
-from .view import view_for
+from .view import public_history, view_for
 
 
 def available_projects(state: State, seat: int) -> list[dict[str, Any]]:
@@ -131,6 +131,7 @@ __all__ = [
     "legal_actions",
     "legal_document",
     "new_match",
+    "public_history",
     "random_deck",
     "read_document",
     "replay",

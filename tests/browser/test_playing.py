@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.conftest import screenshot
 from tests.browser.table_page import (
     act,
     log_in,
     read_table,
+    screenshot,
     wait_for_seq_after,
     wait_for_turn_or,
 )
-from tests.realworld.servers import Daphne, Stack
 from tests.realworld.tables import PASSWORD, create_user
+from tests.support.servers import Daphne, Stack
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -62,9 +62,8 @@ def test_a_new_player_signs_up_and_plays_a_whole_deal_by_clicking(
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
     page.click("main form button[type=submit]")
-    page.wait_for_url("**/accounts/profile/")
-
-    page.goto(f"{server.url}/lobby/")
+    # A new player lands in the lobby.
+    page.wait_for_url("**/lobby/")
     page.get_by_role("button", name="Play now").click()
     page.wait_for_url("**/match/*/")
     match_id = match_id_of(page)

@@ -17,7 +17,8 @@ from django.urls import reverse
 
 from accounts.models import Profile
 from baloot_site.asgi import application
-from tests.i18n.conftest import client_for, started_match
+from tests.support.drivers import started_match
+from tests.support.players import client_for
 
 pytestmark = pytest.mark.django_db
 

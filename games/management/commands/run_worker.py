@@ -2,7 +2,7 @@
 
 Run one beside the web server processes (``make run`` starts one). Any
 number may run against the same database: each due turn is recorded once
-(``games.timers``). SIGTERM or SIGINT stops the loop after the current pass.
+(``games.worker.due_turns``). SIGTERM or SIGINT stops the loop after the current pass.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from types import FrameType
 from typing import Any
 
@@ -17,9 +18,13 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
 
-from games import timers
+from games.match import broadcast
+from games.worker import due_turns, heartbeat
 
 logger = logging.getLogger("games.worker")
+
+# The longest an idle worker sleeps before looking at the outbox again.
+RELAY_POLL = 0.25
 
 
 class Command(BaseCommand):
@@ -40,7 +45,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["once"]:
-            self.stdout.write(f"{timers.advance_due()} due turns played.")
+            heartbeat.beat()
+            broadcast.relay_pending()
+            self.stdout.write(f"{due_turns.advance_due()} due turns played.")
             return
         interval = options["interval"]
         if interval is None:
@@ -56,19 +63,32 @@ class Command(BaseCommand):
         logger.info("worker: started, looking for due turns every %ss when idle", interval)
         while not stop.is_set():
             played = self._pass()
-            # Busy tables are served again at once; an idle worker waits.
+            # Busy tables are served again at once; an idle worker waits, but
+            # never so long that an announcement a dead process left unsent
+            # waits more than a moment.
             if not played:
-                stop.wait(interval)
+                stop.wait(min(interval, RELAY_POLL))
         connection.close()
         logger.info("worker: stopped")
 
+    next_beat = 0.0
+
     def _pass(self) -> int:
-        """One call of advance_due; a database failure is logged and retried later."""
+        """One pass: the heartbeat (giving back an outage's time first), the outbox
+        relay, then advance_due; a database failure is logged and retried later.
+        """
         close_old_connections()
         try:
-            return timers.advance_due()
+            if time.monotonic() >= self.next_beat:
+                heartbeat.beat()
+                self.next_beat = time.monotonic() + heartbeat.BEAT_EVERY
+            broadcast.relay_pending()
+            return due_turns.advance_due()
         except DatabaseError:
             logger.exception("worker: database error; retrying")
             # A broken connection is dropped so that the next pass reconnects.
             connection.close()
+            # The database was out of reach: look for an outage before any
+            # timer is played.
+            self.next_beat = 0.0
             return 0

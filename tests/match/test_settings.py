@@ -1,0 +1,152 @@
+"""Configuration from the environment: safe defaults, loud failures."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from baloot_site import environment
+
+ROOT = Path(__file__).resolve().parents[2]
+VARIABLES = (
+    "DJANGO_DEBUG",
+    "DJANGO_SECRET_KEY",
+    "DJANGO_ALLOWED_HOSTS",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "DJANGO_HTTPS",
+)
+
+
+def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
+    """Import the settings in a fresh interpreter with only ``env`` of the site's variables."""
+    clean = {k: v for k, v in os.environ.items() if k not in VARIABLES}
+    clean.update(env, DJANGO_SETTINGS_MODULE="baloot_site.settings")
+    code = (
+        "from django.conf import settings; "
+        "print(settings.DEBUG, settings.ALLOWED_HOSTS, settings.DATABASES['default']['ENGINE'], "
+        "settings.CHANNEL_LAYERS['default']['BACKEND'], sep='|')"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True
+    )
+
+
+def test_debug_is_off_by_default_with_sqlite_and_the_in_memory_layer():
+    result = load_settings(DJANGO_SECRET_KEY="k" * 50)
+    assert result.returncode == 0, result.stderr
+    debug, hosts, engine, layer = result.stdout.strip().split("|")
+    assert debug == "False"
+    assert hosts == "['localhost', '127.0.0.1', '[::1]']"
+    assert engine == "django.db.backends.sqlite3"
+    assert layer == "channels.layers.InMemoryChannelLayer"
+
+
+def test_a_secret_key_is_required_when_debug_is_off():
+    result = load_settings()
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+    result = load_settings(DJANGO_DEBUG="0", DJANGO_SECRET_KEY="   ")
+    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+
+
+def test_environment_drives_hosts_database_and_channel_layer():
+    result = load_settings(
+        DJANGO_SECRET_KEY="k" * 50,
+        DJANGO_ALLOWED_HOSTS="baloot.example, www.baloot.example",
+        DATABASE_URL="postgres://user:pw@db.internal:5432/baloot",
+        REDIS_URL="redis://cache.internal:6379/1",
+    )
+    assert result.returncode == 0, result.stderr
+    _debug, hosts, engine, layer = result.stdout.strip().split("|")
+    assert hosts == "['baloot.example', 'www.baloot.example']"
+    assert engine == "django.db.backends.postgresql"
+    assert layer == "channels_redis.core.RedisChannelLayer"
+
+
+def test_a_misspelt_debug_flag_is_an_error():
+    result = load_settings(DJANGO_DEBUG="maybe", DJANGO_SECRET_KEY="k" * 50)
+    assert result.returncode != 0
+    assert "DJANGO_DEBUG='maybe' is not understood" in result.stderr
+
+
+def test_debug_without_a_key_makes_and_keeps_a_private_development_key(tmp_path):
+    key_file = tmp_path / "key"
+    key = environment.secret_key({}, debug=True, key_file=key_file)
+    assert len(key) >= 50
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    assert environment.secret_key({}, debug=True, key_file=key_file) == key
+    assert environment.secret_key({"DJANGO_SECRET_KEY": "set"}, True, key_file) == "set"
+    with pytest.raises(ImproperlyConfigured):
+        environment.secret_key({}, debug=False, key_file=key_file)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("1", True),
+        ("true", True),
+        ("Yes", True),
+        ("on", True),
+        ("0", False),
+        ("", False),
+        ("off", False),
+    ],
+)
+def test_flag_words(value, expected):
+    assert environment.flag({"X": value}, "X") is expected
+    assert environment.flag({}, "X", default=True) is True
+
+
+def test_database_defaults_to_a_queueing_sqlite_file(tmp_path):
+    config = environment.database({}, tmp_path / "db.sqlite3")
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["NAME"] == str(tmp_path / "db.sqlite3")
+    assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
+        environment.database({"DATABASE_URL": "nosuchdb://x"}, tmp_path / "db.sqlite3")
+
+
+def test_security_defaults_of_the_running_settings():
+    assert "django.middleware.csrf.CsrfViewMiddleware" in settings.MIDDLEWARE
+    assert "django.middleware.clickjacking.XFrameOptionsMiddleware" in settings.MIDDLEWARE
+    assert (
+        settings.MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware")
+        == settings.MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1
+    )
+    assert settings.X_FRAME_OPTIONS == "DENY"
+    assert settings.SESSION_COOKIE_HTTPONLY
+    assert settings.CSRF_COOKIE_HTTPONLY
+    assert settings.USE_I18N
+    assert settings.LANGUAGE_CODE == "en"
+    assert not settings.DEBUG
+
+
+def test_redis_reads_outlast_the_channel_layers_blocking_pop():
+    # Otherwise redis-py's 5-second default read timeout ends every idle
+    # table socket's consumer with a TimeoutError every few seconds.
+    from channels_redis.core import RedisChannelLayer
+
+    config = environment.channel_layers({"REDIS_URL": "redis://cache.internal:6379/1"})
+    [host] = config["default"]["CONFIG"]["hosts"]
+    assert host["address"] == "redis://cache.internal:6379/1"
+    assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
+    # Hundreds of sockets per process share the pool (redis-py's default is 100).
+    assert host["max_connections"] >= 1000
+
+
+def test_group_memberships_expire_in_minutes_unless_renewed():
+    # channels_redis keeps a member a day by default: a killed process's
+    # channels would fill with announcements nobody reads for that long.
+    config = environment.channel_layers({"REDIS_URL": "redis://cache.internal:6379/1"})
+    assert config["default"]["CONFIG"]["group_expiry"] == 120
+    config = environment.channel_layers({"CHANNEL_GROUP_EXPIRY": "300"})
+    assert config["default"]["CONFIG"]["group_expiry"] == 300
+    with pytest.raises(ImproperlyConfigured):
+        environment.group_expiry({"CHANNEL_GROUP_EXPIRY": "1"})
