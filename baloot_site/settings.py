@@ -80,7 +80,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = environment.channel_layers(os.environ)
 # Each table socket joins its match's group again this often, so that its
-# membership (CHANNEL_GROUP_EXPIRY, two minutes unless set) never lapses
+# membership (CHANNEL_GROUP_EXPIRY, a minute unless set) never lapses
 # while it lives, and a killed process's channels drop out.
 CHANNEL_GROUP_RENEWAL = environment.group_expiry(os.environ) / 3
 # When no worker ran for this long (all stopped, or the database out of
@@ -98,6 +98,9 @@ ROUND_PAUSE_SECONDS = environment.seconds(os.environ, "ROUND_PAUSE_SECONDS", 5.0
 # Without Redis, each server process relays the worker's events to its own
 # clients (games/table/relay.py); scripts/run.sh turns this on when REDIS_URL is unset.
 RELAY_WORKER_EVENTS = environment.flag(os.environ, "RELAY_WORKER_EVENTS", default=False)
+# A quick-match player waiting this long is offered to fill the table with
+# bots and start at once, unrated (games/social/queue.py).
+QUICK_MATCH_BOT_WAIT = environment.seconds(os.environ, "QUICK_MATCH_BOT_WAIT", 45.0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

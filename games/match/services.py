@@ -61,6 +61,7 @@ __all__ = [
     "import_match",
     "leave_seat",
     "load_state",
+    "open_full_table",
     "play_due_turn",
     "play_with_bots",
     "put_off_due_turn",
@@ -288,6 +289,33 @@ def play_with_bots(user: Any, *, mode: str = Match.Mode.CLASSIC, play_timer: int
         for number in (2, 3, 4):
             add_bot(user, match, number)
         return start_match(user, match)
+
+
+def open_full_table(
+    people: Mapping[int, Any], *, mode: str, play_timer: int, unrated: bool = False
+) -> Outcome:
+    """A table with ``people[n]`` in seat n and bots in the other seats, started at once.
+
+    For tables nobody opens by hand: a quick match, a rematch. The person in
+    the lowest seat is its creator. Raises NotAllowed (no person, or one not
+    logged in), InvalidSeat, InvalidSetting.
+    """
+    if not people:
+        raise NotAllowed()
+    for number, person in people.items():
+        _check_seat_number(number)
+        _require_user(person)
+    creator = people[min(people)]
+    with transaction.atomic():
+        match = create_match(creator, mode=mode, play_timer=play_timer, seat=None)
+        if unrated:
+            match.unrated = True
+            match.save(update_fields=["unrated"])
+        for seat in Seat.objects.filter(match=match):
+            seat.user = people.get(seat.number)
+            seat.is_bot = seat.user is None
+            seat.save(update_fields=["user", "is_bot"])
+        return start_match(creator, match)
 
 
 def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> Outcome:

@@ -22,11 +22,12 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation.trans_real import parse_accept_lang_header
 
+from games.display.language import language_of
 from games.match.access import may_see
 from games.match.broadcast import match_group
 from games.match.models import Match
+from games.social.sockets import TableSocialMixin
 from games.table.render import read_match, render_table
 
 logger = logging.getLogger(__name__)
@@ -38,7 +39,7 @@ CLOSE_FORBIDDEN = 4403
 MAX_CLIENT_MESSAGE = 256
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
     """Pushes one user's view of one match."""
 
     match_id: int
@@ -62,6 +63,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.social_join()
         self.renewal = asyncio.ensure_future(self._renew_membership())
         await self.accept()
         await self.push()
@@ -74,6 +76,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await renewal
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.social_leave()
 
     async def match_event(self, event: dict[str, Any]) -> None:
         """The match moved on: push this user's picture unless one as new was sent.
@@ -97,6 +100,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await asyncio.sleep(settings.CHANNEL_GROUP_RENEWAL)
             try:
                 await self.channel_layer.group_add(self.group, self.channel_name)
+                await self.social_join()
             except Exception:  # each layer backend fails its own way
                 logger.warning("match %s: could not renew the group membership", self.match_id)
 
@@ -148,21 +152,3 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 def _current_seq(match_id: int) -> int | None:
     return Match.objects.filter(pk=match_id).values_list("seq", flat=True).first()
-
-
-def language_of(scope: dict[str, Any]) -> str:
-    """The language to render in: the language cookie, else the browser's preference."""
-    cookies = scope.get("cookies") or {}
-    candidates = [cookies.get(settings.LANGUAGE_COOKIE_NAME, "")]
-    for name, value in scope.get("headers", ()):
-        if name == b"accept-language":
-            header = value.decode("latin-1")
-            candidates += [code for code, _q in parse_accept_lang_header(header)]
-    for code in candidates:
-        if not code or code == "*":
-            continue
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
