@@ -80,7 +80,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = environment.channel_layers(os.environ)
 # Each table socket joins its match's group again this often, so that its
-# membership (CHANNEL_GROUP_EXPIRY, two minutes unless set) never lapses
+# membership (CHANNEL_GROUP_EXPIRY, a minute unless set) never lapses
 # while it lives, and a killed process's channels drop out.
 CHANNEL_GROUP_RENEWAL = environment.group_expiry(os.environ) / 3
 # When no worker ran for this long (all stopped, or the database out of

@@ -68,6 +68,7 @@ def test_two_browsers_find_a_game_and_meet_at_one_table(
         pages.append(page)
     first, second = pages
     first.goto(f"{server.url}/")
+    shots(first, f"home-find-a-game-{language}")
     first.select_option("form.find-game select[name=mode]", "quick")
     first.select_option("form.find-game select[name=play_timer]", "30")
     first.click("form.find-game button[type=submit]")
@@ -78,6 +79,7 @@ def test_two_browsers_find_a_game_and_meet_at_one_table(
     shots(first, f"queue-waiting-{language}")
 
     second.goto(f"{server.url}/lobby/")
+    shots(second, f"lobby-find-a-game-{language}")
     second.select_option("form.find-game select[name=mode]", "quick")
     second.select_option("form.find-game select[name=play_timer]", "30")
     second.click("form.find-game button[type=submit]")
