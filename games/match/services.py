@@ -665,7 +665,7 @@ def _due_action(seat: Seat, state: rules.State) -> tuple[dict[str, Any], bool]:
     recorded action sets already knows whether the seat is now away.
     """
     if seat.is_bot or seat.away:
-        return choose_action(state, seat.number), False
+        return choose_action(state, seat.number, budget_ms=settings.BOT_DECISION_MS), False
     seat.missed_turns += 1
     if seat.missed_turns >= MISSED_TURNS_BEFORE_AWAY:
         seat.away = True
