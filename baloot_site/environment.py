@@ -136,8 +136,8 @@ REDIS_MAX_CONNECTIONS = 1000
 # A channel stays in a group this long after it last joined (channels_redis's
 # own default is a day). Live consumers join again every third of it, so
 # only the channels of a process that died without leaving drop out, and
-# announcements stop filling their queues within minutes.
-DEFAULT_GROUP_EXPIRY = 120.0
+# announcements stop filling their queues within a minute.
+DEFAULT_GROUP_EXPIRY = 60.0
 
 
 def group_expiry(env: Mapping[str, str]) -> int:

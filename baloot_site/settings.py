@@ -83,7 +83,7 @@ CHANNEL_LAYERS = environment.channel_layers(os.environ)
 # wake-up channel of a separate worker (games/worker/alarm.py).
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 # Each table socket joins its match's group again this often, so that its
-# membership (CHANNEL_GROUP_EXPIRY, two minutes unless set) never lapses
+# membership (CHANNEL_GROUP_EXPIRY, a minute unless set) never lapses
 # while it lives, and a killed process's channels drop out.
 CHANNEL_GROUP_RENEWAL = environment.group_expiry(os.environ) / 3
 # When no worker ran for this long (all stopped, or the database out of
@@ -97,6 +97,9 @@ BOT_DELAY_SECONDS = environment.seconds(os.environ, "BOT_DELAY_SECONDS", 1.0)
 # one sleep lasts WORKER_INTERVAL seconds at most, in case a deadline was set
 # by a process that could not wake it.
 WORKER_INTERVAL = environment.seconds(os.environ, "WORKER_INTERVAL", 5.0)
+# The time a bot may think about one decision (the strong bot searches until
+# then; the others answer at once).
+BOT_DECISION_MS = environment.seconds(os.environ, "BOT_DECISION_MS", 300.0)
 # How long a finished deal's result stays on the table before the worker deals
 # the next one (0 deals at once, in the same transaction as the last action).
 ROUND_PAUSE_SECONDS = environment.seconds(os.environ, "ROUND_PAUSE_SECONDS", 5.0)

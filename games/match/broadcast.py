@@ -208,7 +208,7 @@ def relay_pending(now: datetime | None = None) -> int:
         Announcement.objects.filter(pk__in=[row.pk for row in rows]).delete()
     for row in latest.values():
         logger.info(
-            "match %s event %s: announced by the relay, %.1f s after its commit",
+            "relay: announced match %s at event %s, %.1f s after its commit",
             row.match_id,
             row.seq,
             (now - row.created_at).total_seconds(),

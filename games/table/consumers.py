@@ -25,9 +25,8 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import translation
-from django.utils.translation.trans_real import parse_accept_lang_header
 
+from games.display.language import language_of
 from games.match.access import may_see
 from games.match.broadcast import match_group
 from games.match.models import Match
@@ -194,21 +193,3 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
             return None
         key = view_key(reading, user, self.invite, self.language)
         return HUB.picture(reading, user, key, invite=self.invite, fresh=fresh, redraw=redraw)
-
-
-def language_of(scope: dict[str, Any]) -> str:
-    """The language to render in: the language cookie, else the browser's preference."""
-    cookies = scope.get("cookies") or {}
-    candidates = [cookies.get(settings.LANGUAGE_COOKIE_NAME, "")]
-    for name, value in scope.get("headers", ()):
-        if name == b"accept-language":
-            header = value.decode("latin-1")
-            candidates += [code for code, _q in parse_accept_lang_header(header)]
-    for code in candidates:
-        if not code or code == "*":
-            continue
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE

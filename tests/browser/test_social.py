@@ -79,6 +79,7 @@ def test_two_browsers_find_a_game_and_meet_at_one_table(
     shots(first, f"queue-waiting-{language}")
 
     second.goto(f"{server.url}/lobby/")
+    shots(second, f"lobby-find-a-game-{language}")
     second.select_option("form.find-game select[name=mode]", "quick")
     second.select_option("form.find-game select[name=play_timer]", "30")
     second.click("form.find-game button[type=submit]")
