@@ -383,7 +383,7 @@ def play_due_turn(
     they come back. ``seen_seq`` (the event number the caller saw the match
     at) makes a match that moved since then not due. A turn another worker
     recorded first is not played again. Raises LogError for a log that does
-    not replay, ServiceError if the action is refused for any reason but a
+    not rebuild, ServiceError if the action is refused for any reason but a
     lost race, DatabaseError when the database fails.
     """
     now = now or timezone.now()
