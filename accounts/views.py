@@ -56,7 +56,8 @@ class SignUpView(FormView):
         return wanted if safe else ""
 
     def get_success_url(self) -> str:
-        return self.next_url() or reverse("play:lobby")
+        # The lobby scrolled to "Play now", the quickest way to a first game.
+        return self.next_url() or f"{reverse('play:lobby')}#play-now-heading"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)

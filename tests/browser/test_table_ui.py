@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.browser.table_page import act, screenshot, wait_for_turn_or
+from tests.browser.table_page import (
+    act,
+    read_table,
+    screenshot,
+    wait_for_seq_after,
+    wait_for_turn_or,
+)
 from tests.realworld.tables import PASSWORD, create_user
 from tests.support.servers import Daphne, Stack
 
@@ -93,7 +99,7 @@ def test_after_signing_up_without_an_invite_play_now_is_in_view(
     page.set_viewport_size(PHONE)
     page.goto(f"{server.url}/accounts/signup/")
     sign_up(page, "newcomer-phone")
-    page.wait_for_url("**/lobby/")
+    page.wait_for_url("**/lobby/#play-now-heading")
     assert in_viewport(page, ".play-now button[type=submit]")
 
 
@@ -163,7 +169,7 @@ ONE_SCREEN = """() => {
 def play_now(page: Page, base_url: str, username: str) -> None:
     page.goto(f"{base_url}/accounts/signup/")
     sign_up(page, username)
-    page.wait_for_url("**/lobby/")
+    page.wait_for_url("**/lobby/#play-now-heading")
     page.get_by_role("button", name="Play now").click()
     page.wait_for_url("**/match/*/")
     page.wait_for_selector("#table .hand")
@@ -305,3 +311,19 @@ def test_no_width_overflows_with_every_panel_open(
         assert measured["scrollWidth"] <= measured["width"], (width, measured)
         if width in (390, 1280):
             screenshot(page, request, f"{width}")
+
+
+def test_an_open_score_sheet_stays_open_across_five_pushes(
+    server: Daphne, open_browser: Callable[[str], Page], request: pytest.FixtureRequest
+):
+    page = open_browser("reader")
+    play_now(page, server.url, "sheet-reader")
+    # Bots play this seat, so the pushes keep coming without a click.
+    step_away(page)
+    page.locator("#table details.sheet summary").click()
+    assert page.locator("#table details.sheet").get_attribute("open") is not None
+    start = read_table(page)["seq"]
+    for pushed in range(1, 6):
+        wait_for_seq_after(page, start + pushed - 1)
+        assert page.locator("#table details.sheet[open]").count() == 1, f"shut by push {pushed}"
+    screenshot(page, request, "sheet-open")

@@ -26,7 +26,7 @@ def test_signup_creates_the_account_and_logs_in(client):
         follow=True,
     )
     # Without an invite, a new player lands in the lobby, where "Play now" waits.
-    assert response.redirect_chain[-1][0] == reverse("play:lobby")
+    assert response.redirect_chain[-1][0] == f"{reverse('play:lobby')}#play-now-heading"
     assert response.context["user"].username == "zaid"
     assert b"Welcome, zaid!" in response.content
     assert b"Play now" in response.content
@@ -69,7 +69,7 @@ def test_signing_up_never_sends_anyone_to_another_site(client):
             "next": "https://evil.example/",
         },
     )
-    assert response["Location"] == reverse("play:lobby")
+    assert response["Location"] == f"{reverse('play:lobby')}#play-now-heading"
 
 
 @pytest.mark.parametrize(
