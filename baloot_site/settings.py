@@ -92,6 +92,9 @@ WORKER_OUTAGE_SECONDS = environment.seconds(os.environ, "WORKER_OUTAGE_SECONDS",
 # due turns every WORKER_INTERVAL seconds while idle.
 BOT_DELAY_SECONDS = environment.seconds(os.environ, "BOT_DELAY_SECONDS", 1.0)
 WORKER_INTERVAL = environment.seconds(os.environ, "WORKER_INTERVAL", 0.2)
+# The time a bot may think about one decision (the strong bot searches until
+# then; the others answer at once).
+BOT_DECISION_MS = environment.seconds(os.environ, "BOT_DECISION_MS", 300.0)
 # How long a finished deal's result stays on the table before the worker deals
 # the next one (0 deals at once, in the same transaction as the last action).
 ROUND_PAUSE_SECONDS = environment.seconds(os.environ, "ROUND_PAUSE_SECONDS", 5.0)

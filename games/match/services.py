@@ -383,7 +383,7 @@ def play_due_turn(
     they come back. ``seen_seq`` (the event number the caller saw the match
     at) makes a match that moved since then not due. A turn another worker
     recorded first is not played again. Raises LogError for a log that does
-    not replay, ServiceError if the action is refused for any reason but a
+    not rebuild, ServiceError if the action is refused for any reason but a
     lost race, DatabaseError when the database fails.
     """
     now = now or timezone.now()
@@ -665,7 +665,7 @@ def _due_action(seat: Seat, state: rules.State) -> tuple[dict[str, Any], bool]:
     recorded action sets already knows whether the seat is now away.
     """
     if seat.is_bot or seat.away:
-        return choose_action(state, seat.number), False
+        return choose_action(state, seat.number, budget_ms=settings.BOT_DECISION_MS), False
     seat.missed_turns += 1
     if seat.missed_turns >= MISSED_TURNS_BEFORE_AWAY:
         seat.away = True
