@@ -16,11 +16,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games.table.relay import RelayingApplication  # noqa: E402
 from games.table.routing import websocket_urlpatterns  # noqa: E402
+from games.worker.in_server import WorkerInServer  # noqa: E402
 
-# The relay is off unless RELAY_WORKER_EVENTS is set (games/table/relay.py).
-application = RelayingApplication(
+# The worker runs in this process only with WORKER_IN_SERVER (games/worker/in_server.py).
+application = WorkerInServer(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
