@@ -13,7 +13,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Seat
+from games.match.models import Seat
 
 
 class PlayerSeatInline(admin.TabularInline):

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 def refuse_confusable(name: str) -> None:
-    """Raise ValidationError for a name mixing scripts with look-alike letters ("аdmin").
+    """Raise ValidationError for a name mixing scripts with look-alikes (Cyrillic "a" in "admin").
 
     A name in one script ("Ахмед", "أحمد", "admin") is fine; a name whose
     letters come from several scripts and could pass for another name is not.
@@ -40,7 +40,7 @@ class SignUpForm(UserCreationForm):
         }
 
     def clean_username(self) -> str:
-        """The username, refused when it is taken or could pass for another; raises ValidationError."""
+        """The username unless taken or a look-alike; raises ValidationError."""
         username = str(super().clean_username())
         refuse_confusable(username)
         return username

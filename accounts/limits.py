@@ -18,7 +18,7 @@ TOO_MANY_REQUESTS = 429
 
 
 def rate(name: str) -> Any:
-    """A django-ratelimit ``rate`` callable reading ``settings.RATE_LIMITS[name]`` at each request."""
+    """A django-ratelimit ``rate`` reading ``settings.RATE_LIMITS[name]`` at each request."""
 
     def current(group: str, request: HttpRequest) -> str:
         return str(settings.RATE_LIMITS[name])
@@ -34,15 +34,16 @@ def too_many_requests(request: HttpRequest, exception: Exception | None = None) 
         {
             "heading": _("Slow down a little"),
             "explanation": _(
-                "You have done this too often in a short time. Please wait a while "
-                "and try again."
+                "You have done this too often in a short time. Please wait a while and try again."
             ),
         },
         status=TOO_MANY_REQUESTS,
     )
 
 
-def locked_out(request: HttpRequest, credentials: Any = None, *args: Any, **kwargs: Any) -> HttpResponse:
+def locked_out(
+    request: HttpRequest, credentials: Any = None, *args: Any, **kwargs: Any
+) -> HttpResponse:
     """django-axes's refusal after too many wrong passwords, with status 429."""
     minutes = max(1, int(settings.AXES_COOLOFF_TIME.total_seconds() // 60))
     return render(

@@ -19,8 +19,8 @@ from django_ratelimit.decorators import ratelimit
 
 from accounts.forms import SignUpForm
 from accounts.limits import rate
-from games.history import history_lines, my_seats
-from games.models import Match
+from games.history.my_matches import history_lines, my_seats
+from games.match.models import Match
 
 # The profile lists the latest matches; "My matches" pages through them all.
 RECENT_MATCHES = 10

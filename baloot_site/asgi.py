@@ -8,9 +8,9 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baloot_site.settings")
 
-from django.conf import settings  # noqa: E402
+from django.conf import settings
 
-from baloot_site.environment import require_strong_keys  # noqa: E402
+from baloot_site.environment import require_strong_keys
 
 # A production server never starts on a short secret key.
 require_strong_keys(settings.SECRET_KEY, settings.SECRET_KEY_FALLBACKS, settings.DEBUG)
@@ -24,10 +24,10 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from baloot_site.guards import BodyLimit, TrustedProxy  # noqa: E402
-from games.relay import RelayingApplication  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.table.relay import RelayingApplication  # noqa: E402
+from games.table.routing import websocket_urlpatterns  # noqa: E402
 
-# The relay is off unless RELAY_WORKER_EVENTS is set (games/relay.py). Proxy
+# The relay is off unless RELAY_WORKER_EVENTS is set (games/table/relay.py). Proxy
 # headers are believed from the trusted proxy only, and an oversized body is
 # refused before Django reads it (baloot_site/guards.py).
 application = TrustedProxy(

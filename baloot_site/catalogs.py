@@ -31,7 +31,7 @@ LOCALE_DIR = ROOT / "locale"
 CATALOG_LANGUAGES = ("ar", "id", "zh_Hans", "ko", "th")
 
 # Where makemessages does not look: build output, tests and tools, and the
-# rules engine, which speaks English; games/rule_messages.py carries its
+# rules engine, which speaks English; games/match/rule_messages.py carries its
 # messages into the catalogs instead.
 IGNORED = (
     "staticfiles/*",

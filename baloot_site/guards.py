@@ -1,4 +1,4 @@
-"""ASGI guards in front of Django: a request-body limit and proxy headers trusted from the proxy only.
+"""ASGI guards in front of Django: a body-size limit, and proxy headers from the proxy only.
 
 Both hold without a reverse proxy, which is why they sit here and not only
 in ``deploy/nginx.conf``:
@@ -25,12 +25,14 @@ from django.conf import settings
 from django.template.defaultfilters import filesizeformat
 from django.utils import translation
 from django.utils.translation import gettext
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+# Any ASGI application; the ones wrapped here each spell their types differently.
+ASGIApp = Callable[..., Awaitable[None]]
 
 # Headers only the proxy may set (lower case, as ASGI carries them).
 PROXY_HEADERS = frozenset(
@@ -67,7 +69,7 @@ def scope_language(scope: Scope) -> str:
             except (LookupError, UnicodeDecodeError):
                 break
     accepted = (header(scope, b"accept-language") or b"").decode("latin-1")
-    for code, _quality in translation.trans_real.parse_accept_lang_header(accepted):
+    for code, _quality in parse_accept_lang_header(accepted):
         try:
             return translation.get_supported_language_variant(code)
         except LookupError:
@@ -136,7 +138,7 @@ class BodyLimit:
 
 
 class TrustedProxy:
-    """Keep proxy headers only from ``settings.TRUSTED_PROXIES``; take the client's address from them."""
+    """Keep proxy headers from ``settings.TRUSTED_PROXIES`` only; read the client's address."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app

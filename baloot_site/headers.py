@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponseBase
 
 
 def permissions_policy(features: Mapping[str, Sequence[str]]) -> str:
-    """The header's value: ``camera=()`` for a feature allowed nowhere, ``x=(self)`` for the site."""
+    """The header's value: ``camera=()`` for a feature allowed nowhere, ``x=(self)`` for ours."""
     return ", ".join(
         f"{feature}=({' '.join(origins)})" for feature, origins in sorted(features.items())
     )

@@ -11,7 +11,6 @@ from datetime import timedelta
 from pathlib import Path
 
 from csp.constants import NONCE, NONE, SELF
-
 from django.utils.translation import gettext_lazy as _
 
 from baloot_site import environment
@@ -104,7 +103,7 @@ WORKER_INTERVAL = environment.seconds(os.environ, "WORKER_INTERVAL", 0.2)
 # the next one (0 deals at once, in the same transaction as the last action).
 ROUND_PAUSE_SECONDS = environment.seconds(os.environ, "ROUND_PAUSE_SECONDS", 5.0)
 # Without Redis, each server process relays the worker's events to its own
-# clients (games/relay.py); scripts/run.sh turns this on when REDIS_URL is unset.
+# clients (games/table/relay.py); scripts/run.sh turns this on when REDIS_URL is unset.
 RELAY_WORKER_EVENTS = environment.flag(os.environ, "RELAY_WORKER_EVENTS", default=False)
 # /health/ reports the worker dead when no worker has finished a pass for this long.
 HEALTH_WORKER_STALE_SECONDS = environment.seconds(os.environ, "HEALTH_WORKER_STALE_SECONDS", 60.0)
@@ -235,7 +234,7 @@ CONTENT_SECURITY_POLICY = {
 }
 # Powerful browser features the site never uses, switched off for it and
 # anything it might embed (baloot_site.headers).
-PERMISSIONS_POLICY = {
+PERMISSIONS_POLICY: dict[str, list[str]] = {
     "accelerometer": [],
     "camera": [],
     "display-capture": [],

@@ -1,4 +1,4 @@
-"""The site's URLs: home, accounts, the lobby and live tables, matches, languages and the admin."""
+"""The site's URLs: home, rules, accounts, lobby and live tables, matches, languages, admin."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from health.views import health
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("rules/", TemplateView.as_view(template_name="rules.html"), name="rules"),
     path("accounts/", include("accounts.urls")),
-    path("", include("games.play_urls")),
-    path("matches/", include("games.urls")),
+    path("", include("games.table.urls")),
+    path("matches/", include("games.history.urls")),
     # The language switcher posts here (Django's set_language, remembered for players).
     path("i18n/setlang/", set_language, name="set_language"),
     path("admin/", admin.site.urls),

@@ -1,7 +1,7 @@
 """Bot tables on real server processes, watched by a WebSocket client per seat.
 
 Shared by ``live_bench.py`` and ``load_bench.py``. It starts the site's
-processes (``tests/realworld/servers.py``), seats four users at each of N
+processes (``tests/support/servers.py``), seats four users at each of N
 tables and lets the bot play for all of them (each seat is "away"), so that
 every seat's client receives its own rendering of every move, as people
 would. After a warm-up it measures, for a fixed time:
@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 import websockets  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
-from tests.realworld.servers import (  # noqa: E402
+from tests.support.servers import (  # noqa: E402
     BENCH_REDIS_DB,
     PostgresDatabase,
     Stack,
@@ -156,8 +156,8 @@ from django.utils import timezone
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
-from games import services
-from games.models import Match
+from games.match import services
+from games.match.models import Match
 
 count, prefix = {count}, {prefix!r}
 tables = {{}}
@@ -186,7 +186,7 @@ GO = """
 from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
-from games.models import Match, Seat
+from games.match.models import Match, Seat
 
 # Every seated player steps away at once (what services.leave_seat does, in
 # bulk): the bot plays for each seat at its own pace, from the same moment.

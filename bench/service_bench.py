@@ -1,6 +1,6 @@
 """Service-layer benchmark: how fast actions are recorded and matches load, as matches grow.
 
-Plays seeded random matches through ``games.services.submit`` on a fresh
+Plays seeded random matches through ``games.match.services.submit`` on a fresh
 SQLite database (or on DATABASE_URL if set) and prints:
 
 - actions recorded per second and the median time of one ``submit``;
@@ -64,8 +64,9 @@ def main() -> None:
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
 
-        from games import rules, services
-        from games.event_log import replay_log
+        from games import rules
+        from games.match import services
+        from games.match.event_log import rebuild_state
 
         players = {
             n: User.objects.create_user(f"player{n}", password="bench-pass-1234")
@@ -100,7 +101,7 @@ def main() -> None:
                 loads[finished] = load_figures()
         elapsed = time.perf_counter() - started
         deals = len(outcome.state.results)
-        replay_ms = timed(lambda: replay_log(outcome.match), 10)
+        replay_ms = timed(lambda: rebuild_state(outcome.match), 10)
 
         print(f"database: {connection.vendor}")
         print(f"deals played: {deals}, events stored: {outcome.seq}")

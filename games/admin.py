@@ -1,6 +1,6 @@
 """Staff pages for matches: read-only logs, verification and aborting.
 
-Matches change only through ``games.services``, so every page here is read
+Matches change only through ``games.match.services``, so every page here is read
 only; events in particular can never be added, edited or deleted.
 """
 
@@ -18,10 +18,10 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games import services
-from games.errors import ServiceError
-from games.event_log import first_inconsistency, load_state
-from games.models import Event, Match, Seat
+from games.match import services
+from games.match.errors import ServiceError
+from games.match.event_log import first_inconsistency, load_state
+from games.match.models import Event, Match, Seat
 
 
 class ReadOnlyInline(admin.TabularInline):

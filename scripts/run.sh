@@ -22,7 +22,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # Without Redis the channel layer lives inside daphne, so daphne relays the
-# worker's events to its clients itself (games/relay.py).
+# worker's events to its clients itself (games/table/relay.py).
 if [ -z "${REDIS_URL:-}" ]; then
     export RELAY_WORKER_EVENTS=1
 fi

@@ -4,22 +4,24 @@ Tests that need PostgreSQL (marker ``postgres``), Redis (marker ``redis``) or
 Chromium and Playwright (marker ``browser``) fail when CI=true and the service
 is missing, and are skipped with the reason elsewhere. Every test that touches
 the database gets the ``database`` marker, so that ``scripts/test.sh`` can run
-exactly those again on PostgreSQL.
+exactly those again on PostgreSQL. The checks themselves are in
+``tests/support/services.py``.
 """
 
 from __future__ import annotations
 
-import os
-import socket
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
+from django.contrib.auth.models import User
+
+from games.match import services
+from tests.support.deals import seed_deals
+from tests.support.drivers import start_with_bots
+from tests.support.players import create_player, four_players
+from tests.support.services import browser_problem, reachable, redis_url, service_missing
 
 DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequences"})
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-# Debian's Chromium: the browser tests drive this one, never a downloaded build.
-CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture(autouse=True)
@@ -33,6 +35,48 @@ def _test_settings(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> N
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_counters() -> Any:
+    """Empty the cache that holds the rate limits' counters, before and after each test.
+
+    The counters live in the process's memory cache in tests, so without
+    this one test's sign-ups would count against the next test's.
+    """
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def seeded_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test plays the same cards on every run (a folder may pick another seed)."""
+    seed_deals(monkeypatch)
+
+
+@pytest.fixture
+def make_user(db: None) -> Any:
+    """``make_user(name)``: a player who can log in."""
+    return create_player
+
+
+@pytest.fixture
+def players(db: None) -> dict[int, User]:
+    """Four players; seat n is meant for players[n]."""
+    return four_players()
+
+
+@pytest.fixture
+def start_table(players: dict[int, User]) -> Any:
+    """``start_table(bots=(2, 4), **settings)``: a started table, bots in the seats listed."""
+
+    def start(bots: tuple[int, ...] = (), **settings: Any) -> services.Outcome:
+        return start_with_bots(players, bots, **settings)
+
+    return start
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -58,36 +102,3 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         problem = browser_problem()
         if problem:
             service_missing(problem)
-
-
-def service_missing(reason: str) -> None:
-    """Fail under CI=true, where every service must be there; skip elsewhere."""
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason} (CI=true requires it)", pytrace=False)
-    pytest.skip(f"{reason}; service unavailable here, so skipped (CI=true would fail)")
-
-
-def redis_url() -> str:
-    """The Redis the Redis tests use: REDIS_URL, or the local default."""
-    return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
-
-
-def reachable(url: str) -> bool:
-    """True when something accepts TCP connections at the URL's host and port."""
-    parts = urlsplit(url)
-    try:
-        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379), 3):
-            return True
-    except OSError:
-        return False
-
-
-def browser_problem() -> str | None:
-    """Why the browser tests cannot run here, or None when they can."""
-    if not os.access(CHROMIUM, os.X_OK):
-        return f"Chromium is needed: {CHROMIUM} is missing (scripts/chromium.sh installs it)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright for Python is needed: install requirements-dev.txt"
-    return None

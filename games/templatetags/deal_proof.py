@@ -6,8 +6,8 @@ from typing import Any
 
 from django import template
 
-from games.deal_proof import current_deal
-from games.models import Match
+from games.history.deal_proof import current_deal
+from games.match.models import Match
 
 register = template.Library()
 

@@ -128,6 +128,17 @@
 
   // --- The socket: connection state and resynchronisation --------------------
 
+  // While the server is away, try again about every second, never less often:
+  // the extension's own backoff grows to a minute, so a page could stay stale
+  // long after its server is back. The jitter spreads a restarted server's
+  // reconnecting pages over a second. On connecting, the server sends the
+  // table as it is now.
+  if (window.htmx) {
+    window.htmx.config.wsReconnectDelay = function (retries) {
+      return retries === 0 ? 250 * Math.random() : 500 + 1000 * Math.random();
+    };
+  }
+
   function report() {
     if (socket && region()) {
       socket.send(JSON.stringify({ seq: shownSeq() }));

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import CHROMIUM
-from tests.realworld.servers import ROOT, Daphne, Stack
+from tests.browser.table_page import ARTIFACTS
+from tests.support.servers import Daphne, Stack
+from tests.support.services import CHROMIUM
 
 if TYPE_CHECKING:
     # Imported when the tests run: without Playwright they are skipped, not broken.
     from playwright.sync_api import BrowserContext, Page, Playwright, ViewportSize
 
-ARTIFACTS = ROOT / "test-artifacts" / "browser"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -99,10 +99,3 @@ def open_browser(
             suffix = f"-{number}" if number else ""
             page.screenshot(path=str(ARTIFACTS / f"{test}-{name}{suffix}.png"), full_page=True)
         context.close()
-
-
-def screenshot(page: Page, request: pytest.FixtureRequest, step: str) -> None:
-    """Save a screenshot of a step along the way (the final state is saved anyway)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    test = re.sub(r"[^\w.-]+", "-", request.node.name)
-    page.screenshot(path=str(ARTIFACTS / f"{test}-{step}.png"), full_page=True)

@@ -8,12 +8,19 @@ memory, so these helpers see exactly what a player sees.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from tests.support.servers import ROOT
+
 if TYPE_CHECKING:
+    import pytest
     from playwright.sync_api import Page
+
+# Screenshots land here (not in git), one per test's final state and step.
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
 
 # What the table region shows, as plain data.
 READ_TABLE = """() => {
@@ -118,3 +125,10 @@ def act(page: Page, table: dict[str, Any], clicks: Counter[str]) -> str | None:
     clicks[choice.kind] += 1
     wait_for_seq_after(page, table["seq"])
     return choice.kind
+
+
+def screenshot(page: Page, request: pytest.FixtureRequest, step: str) -> None:
+    """Save a screenshot of a step along the way (the final state is saved anyway)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    test = re.sub(r"[^\w.-]+", "-", request.node.name)
+    page.screenshot(path=str(ARTIFACTS / f"{test}-{step}.png"), full_page=True)

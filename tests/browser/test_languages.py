@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.browser.table_page import log_in, wait_for_turn_or
-from tests.realworld.servers import Daphne, Stack
 from tests.realworld.tables import PASSWORD, create_user
+from tests.support.servers import Daphne, Stack
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

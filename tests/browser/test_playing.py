@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.conftest import screenshot
 from tests.browser.table_page import (
     act,
     log_in,
     read_table,
+    screenshot,
     wait_for_seq_after,
     wait_for_turn_or,
 )
-from tests.realworld.servers import Daphne, Stack
 from tests.realworld.tables import PASSWORD, create_user
+from tests.support.servers import Daphne, Stack
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -6,18 +6,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from tests.hardening.conftest import PASSWORD
+from tests.support.players import PASSWORD
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counters():
-    from django.core.cache import cache
-
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def wrong_passwords_until_refused(client, url: str, username: str, tries: int) -> int | None:
@@ -35,7 +26,9 @@ def test_wrong_passwords_lock_the_account_out_even_with_the_right_one(client, ma
     refused_at = wrong_passwords_until_refused(
         client, reverse("accounts:login"), "target", settings.AXES_FAILURE_LIMIT + 5
     )
-    print(f"lockout: attempt {refused_at} refused (AXES_FAILURE_LIMIT={settings.AXES_FAILURE_LIMIT})")
+    print(
+        f"lockout: attempt {refused_at} refused (AXES_FAILURE_LIMIT={settings.AXES_FAILURE_LIMIT})"
+    )
     assert refused_at == settings.AXES_FAILURE_LIMIT
     response = client.post(reverse("accounts:login"), {"username": "target", "password": PASSWORD})
     assert response.status_code == 429
@@ -133,7 +126,10 @@ def test_sign_up_refuses_look_alike_usernames(client, username):
     assert not User.objects.exists()
 
 
-@pytest.mark.parametrize("username", ["admin2", "\u0410\u0445\u043c\u0435\u0434", "\u0623\u062d\u0645\u062f", "\u5f20\u4f1f"])
+@pytest.mark.parametrize(
+    "username",
+    ["admin2", "\u0410\u0445\u043c\u0435\u0434", "\u0623\u062d\u0645\u062f", "\u5f20\u4f1f"],
+)
 def test_sign_up_accepts_names_in_one_alphabet(client, username):
     response = client.post(
         reverse("accounts:signup"),

@@ -65,5 +65,3 @@ def test_a_heart_writes_at_most_every_few_seconds():
     assert WorkerBeat.objects.get(name="worker-a").beat_at == first
     heart.stop()
     assert not WorkerBeat.objects.exists()
-
-

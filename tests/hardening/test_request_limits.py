@@ -76,7 +76,9 @@ async def test_a_streamed_body_is_refused_once_it_passes_the_limit(settings):
     scope = http_scope("POST", "/act/", [(b"transfer-encoding", b"chunked")])
     communicator = ApplicationCommunicator(BodyLimit(spy), scope)
     for _ in range(3):
-        await communicator.send_input({"type": "http.request", "body": b"x" * 400, "more_body": True})
+        await communicator.send_input(
+            {"type": "http.request", "body": b"x" * 400, "more_body": True}
+        )
     status, body = await response_of(communicator)
     assert status == 413
     assert b"too large" in body

@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules
-from games.models import Event, Match
+from games.match.models import Event, Match
 
 SEAT_HAND = re.compile(
     r'<section class="replay-seat[^"]*" data-seat="(\d)".*?<ul class="hand" data-cards="([^"]*)"',

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.models import Match
+from games.match.models import Match
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from django.template import Context, Template
 from django.urls import reverse
 
 from games import rules
-from games.models import Event, Match
+from games.match.models import Event, Match
 from tests.history.pages import engine_deals, get_replay
 
 pytestmark = pytest.mark.django_db

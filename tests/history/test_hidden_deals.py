@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import rules, services
-from games.models import Event, Match
+from games import rules
+from games.match import services
+from games.match.models import Event, Match
 from tests.history.pages import cards_shown, engine_deals, replay_url
 
 pytestmark = pytest.mark.django_db

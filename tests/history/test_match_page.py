@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.models import Match
+from games.match.models import Match
 from tests.history.pages import engine_deals, replay_url
 
 pytestmark = pytest.mark.django_db

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
-from games.history import PAGE_SIZE
-from games.models import Match
-from tests.history.conftest import start_match
+from games.history.my_matches import PAGE_SIZE
+from games.match import services
+from games.match.models import Match
+from tests.support.drivers import start_match
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules
-from games.event_log import first_inconsistency
-from games.imports import MAX_DOCUMENT_BYTES
-from games.models import DealSnapshot, Event, Match, Seat
+from games.history.notation_import import MAX_DOCUMENT_BYTES
+from games.match.event_log import first_inconsistency
+from games.match.models import DealSnapshot, Event, Match, Seat
 from tests.history.pages import card_points, engine_deals, get_replay, hands, trick
 
 pytestmark = pytest.mark.django_db

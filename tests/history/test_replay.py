@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from games import rules
-from games.models import Match
+from games.match.models import Match
 from tests.history.pages import (
     action_items,
     card_points,

@@ -21,8 +21,10 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from games import rules
-from games.models import Match
-from tests.i18n.conftest import LANGUAGES, client_for, started_match
+from games.match.models import Match
+from tests.support.drivers import started_match
+from tests.support.languages import LANGUAGES
+from tests.support.players import client_for
 
 pytestmark = pytest.mark.django_db
 

@@ -19,9 +19,9 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from games import rules
-from games.rule_messages import TEMPLATES, rule_message
+from games.match.rule_messages import TEMPLATES, rule_message
 from games.rules import errors as rule_errors
-from tests.i18n.conftest import LANGUAGES
+from tests.support.languages import LANGUAGES
 
 RULES_DIR = Path(rules.__file__).parent
 ERROR_CLASSES = frozenset(
@@ -85,11 +85,11 @@ def engine_messages() -> set[str]:
 def test_every_engine_message_is_listed_for_translation() -> None:
     raised = engine_messages()
     assert len(raised) > 50
-    assert raised - TEMPLATES == set(), "add these to games/rule_messages.py"
+    assert raised - TEMPLATES == set(), "add these to games/match/rule_messages.py"
 
 
 def test_every_listed_message_is_still_raised() -> None:
-    assert TEMPLATES - engine_messages() == set(), "remove these from games/rule_messages.py"
+    assert TEMPLATES - engine_messages() == set(), "remove these from games/match/rule_messages.py"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -189,7 +189,7 @@ class TableWatcher:
     async def _run(self) -> None:
         url = f"{self.ws_url}/ws/match/{self.match_id}/"
         headers = {"Cookie": self.cookie, "Origin": self.origin}
-        tls = {"ssl": self.ssl_context} if self.ssl_context is not None else {}
+        tls: dict[str, Any] = {"ssl": self.ssl_context} if self.ssl_context is not None else {}
         while True:
             try:
                 async with connect(

@@ -1,6 +1,6 @@
 """Fixtures of the real-world tests: a dedicated PostgreSQL database and Redis index.
 
-The servers themselves are started by each module (``tests.realworld.servers``),
+The servers themselves are started by each module (``tests.support.servers``),
 since each needs its own layout. Whether PostgreSQL and Redis are there at
 all is decided before these run, by the ``postgres`` and ``redis`` markers
 (``tests/conftest.py``): a failure under CI=true, a skip elsewhere.
@@ -12,8 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.conftest import service_missing
-from tests.realworld.servers import (
+from tests.support.servers import (
     TEST_REDIS_DB,
     PostgresDatabase,
     flush_redis,
@@ -23,6 +22,7 @@ from tests.realworld.servers import (
     redis_server_url,
     with_path,
 )
+from tests.support.services import service_missing
 
 
 @pytest.fixture(scope="module")

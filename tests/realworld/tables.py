@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tests.realworld.servers import Stack
+from tests.support.servers import Stack
 
 PASSWORD = "a-long-test-passphrase-42"
 
@@ -42,7 +42,7 @@ def start_tables(
     out = stack.shell(
         "import json\n"
         "from django.contrib.auth.models import User\n"
-        "from games import services\n"
+        "from games.match import services\n"
         f"people, count, prefix, password = {people!r}, {count}, {prefix!r}, {password!r}\n"
         "tables = []\n"
         "for t in range(count):\n"
@@ -80,8 +80,8 @@ def abort(stack: Stack, match_ids: list[int]) -> None:
     A match that already ended is left as it is.
     """
     stack.shell(
-        "from games import services\n"
-        "from games.errors import MatchOver\n"
+        "from games.match import services\n"
+        "from games.match.errors import MatchOver\n"
         f"for pk in {match_ids!r}:\n"
         "    try:\n"
         "        services.abort_match(pk)\n"

@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from tests.realworld.clients import HttpSession, TableWatcher, close_all
-from tests.realworld.servers import Stack
 from tests.realworld.tables import (
     PASSWORD,
     abort,
@@ -28,6 +27,7 @@ from tests.realworld.tables import (
     start_tables,
     verify,
 )
+from tests.support.servers import Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 

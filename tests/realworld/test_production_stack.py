@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from tests.realworld.clients import HttpSession, TableWatcher, action_buttons, close_all
-from tests.realworld.servers import Stack
 from tests.realworld.tables import (
     PASSWORD,
     abort,
@@ -27,10 +26,11 @@ from tests.realworld.tables import (
     start_tables,
     verify,
 )
+from tests.support.servers import Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
-# What a worker logs for each action it records (games.timers).
+# What a worker logs for each action it records (games.worker.due_turns).
 LOGGED_EVENT = re.compile(r"match (\d+) event (\d+): ")
 
 

@@ -19,9 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.conftest import service_missing
 from tests.realworld.clients import HttpSession, TableWatcher, close_all
-from tests.realworld.servers import Stack, redis_problem
 from tests.realworld.tables import (
     PASSWORD,
     abort,
@@ -30,6 +28,8 @@ from tests.realworld.tables import (
     match_seq,
     start_tables,
 )
+from tests.support.servers import Stack, redis_problem
+from tests.support.services import service_missing
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 

@@ -7,9 +7,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import rules
-from games.event_log import LogError
-from games.models import Match
-from games.notation_export import match_document
+from games.history.notation_export import match_document
+from games.match.event_log import LogError
+from games.match.models import Match
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@
 
 Run one beside the web server processes (``make run`` starts one). Any
 number may run against the same database: each due turn is recorded once
-(``games.timers``). SIGTERM or SIGINT stops the loop after the current pass.
+(``games.worker.due_turns``). SIGTERM or SIGINT stops the loop after the current pass.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
 
-from games import timers
+from games.worker import due_turns
+from health.beats import Heart
 
 logger = logging.getLogger("games.worker")
 
@@ -40,7 +41,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["once"]:
-            self.stdout.write(f"{timers.advance_due()} due turns played.")
+            self.stdout.write(f"{due_turns.advance_due()} due turns played.")
             return
         interval = options["interval"]
         if interval is None:
@@ -54,11 +55,17 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
         logger.info("worker: started, looking for due turns every %ss when idle", interval)
+        # /health/ reads this worker's heartbeat (health.beats).
+        self.heart = Heart()
         while not stop.is_set():
             played = self._pass()
             # Busy tables are served again at once; an idle worker waits.
             if not played:
                 stop.wait(interval)
+        try:
+            self.heart.stop()
+        except DatabaseError:
+            logger.exception("worker: could not forget its heartbeat")
         connection.close()
         logger.info("worker: stopped")
 
@@ -66,7 +73,9 @@ class Command(BaseCommand):
         """One call of advance_due; a database failure is logged and retried later."""
         close_old_connections()
         try:
-            return timers.advance_due()
+            played = due_turns.advance_due()
+            self.heart.beat()
+            return played
         except DatabaseError:
             logger.exception("worker: database error; retrying")
             # A broken connection is dropped so that the next pass reconnects.

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.event_log import first_inconsistency
-from games.models import Match
+from games.match.event_log import first_inconsistency
+from games.match.models import Match
 
 
 class Command(BaseCommand):

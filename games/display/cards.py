@@ -1,0 +1,36 @@
+"""Cards as people see them: corner rank, suit symbol and a spoken name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from games.display import labels
+
+RED_SUITS = frozenset("HD")
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """A card as a person sees it: corner rank, suit symbol and a spoken name."""
+
+    code: str
+    rank: str
+    suit: str
+    symbol: str
+    label: str
+    red: bool
+
+
+def card_face(code: str) -> CardFace:
+    """The face of a two-character card such as ``"TH"`` (the ten of hearts)."""
+    rank, suit = code[0], code[1]
+    return CardFace(
+        code=code,
+        rank=labels.RANK_FACES.get(rank, rank),
+        suit=suit,
+        symbol=labels.SUIT_SYMBOLS[suit],
+        label=_("%(rank)s of %(suit)s") % {"rank": labels.RANKS[rank], "suit": labels.SUITS[suit]},
+        red=suit in RED_SUITS,
+    )

@@ -1,0 +1,1 @@
+"""Looking back: my matches, the match page, deal replays, notation export and import."""

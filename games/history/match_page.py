@@ -1,0 +1,170 @@
+"""The match page: what it shows about a match's deals.
+
+A match page shows the score sheet and chart of its finished deals, with a replay link
+per deal; a deal still being played is never linked and never drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games import rules
+from games.display.labels import GAHWA
+from games.display.score_sheet import ScoreRow, score_sheet
+from games.history.deal_proof import CurrentDeal, current_deal
+from games.history.score_chart import ScoreChart, score_chart
+from games.match.access import invite_matches
+from games.match.event_log import load_state
+from games.match.models import Match, Seat, team_of_seat
+
+TIMES = "\N{MULTIPLICATION SIGN}"
+
+
+def team_label(team: str, my_team: str | None) -> str:
+    """A team's name for a viewer: "Us" and "Them" when they sit in it, else "Team A" or "B"."""
+    if my_team:
+        return _("Us") if team == my_team else _("Them")
+    return _("Team A") if team == "A" else _("Team B")
+
+
+def seat_names(match: Match, seats: Iterable[Seat]) -> dict[int, str]:
+    """The name shown for each seat: the player, "Bot", or an imported document's label."""
+    if match.imported:
+        players = match.notation_header.get("players") or {}
+        return {
+            n: str(players.get(str(n)) or _("Seat %(number)s") % {"number": n})
+            for n in (1, 2, 3, 4)
+        }
+    names = {seat.number: seat.occupant_label for seat in seats}
+    return {n: names.get(n, str(n)) for n in (1, 2, 3, 4)}
+
+
+def access_params(match: Match, invite: str) -> dict[str, str]:
+    """The query parameters that let a visitor with a private match's link keep seeing it."""
+    if match.is_private and invite_matches(match, invite):
+        return {"invite": invite}
+    return {}
+
+
+def page_url(name: str, args: Iterable[Any], params: Mapping[str, Any]) -> str:
+    """``reverse(name, args)`` with ``params`` as its query string."""
+    url = reverse(name, args=list(args))
+    return f"{url}?{urlencode(params)}" if params else url
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """A score-sheet row with the words it shows and the link to its replay."""
+
+    row: ScoreRow
+    dealer: str
+    bidder: str
+    multiplier: str
+    baloot: str
+    notes: list[str]
+    replay_url: str
+
+
+def sheet_line(
+    row: ScoreRow, names: Mapping[int, str], labels: Mapping[str, str], replay_url: str
+) -> SheetLine:
+    """``row`` in words: ``labels`` names the teams ("Us", "Team A"...)."""
+    multiplier = f"{TIMES}{row.multiplier}" if row.bidder else "—"
+    if row.gahwa:
+        multiplier = str(GAHWA)
+    baloot = [
+        labels[line.team] + (f" {TIMES}{line.baloot}" if line.baloot > 1 else "")
+        for line in (row.us, row.them)
+        if line.baloot
+    ]
+    notes = []
+    if row.outcome_code == "sawa":
+        notes.append(_("Sawa"))
+    if row.defeated:
+        notes.append(_("%(team)s defeated") % {"team": labels[row.defeated]})
+    if row.sweep:
+        notes.append(_("Sweep by %(team)s") % {"team": labels[row.sweep]})
+    return SheetLine(
+        row=row,
+        dealer=names[row.dealer],
+        bidder=names[row.bidder] if row.bidder else "",
+        multiplier=multiplier,
+        baloot=", ".join(baloot) or "—",
+        notes=notes,
+        replay_url=replay_url,
+    )
+
+
+@dataclass(frozen=True)
+class MatchHistory:
+    """What a match page shows about the match's deals."""
+
+    names: dict[int, str]
+    team_names: dict[str, list[str]]
+    my_team: str | None
+    us_label: str
+    them_label: str
+    sheet: list[SheetLine]
+    chart: ScoreChart | None
+    current_deal: CurrentDeal | None
+    export_url: str
+    share_url: str
+
+
+def match_history(
+    match: Match, seats: list[Seat], user: Any, access: Mapping[str, str]
+) -> MatchHistory:
+    """The score sheet, chart and links of ``match`` as ``user`` may see them.
+
+    Only finished deals appear; the deal in progress shows its commitment.
+    Raises LogError if the stored log does not replay.
+    """
+    names = seat_names(match, seats)
+    my_team = next(
+        (seat.team for seat in seats if seat.user_id is not None and seat.user_id == user.pk),
+        None,
+    )
+    perspective = my_team or "A"
+    other = "B" if perspective == "A" else "A"
+    state = load_state(match) if match.seq else None
+    rows = score_sheet(state, perspective) if state is not None else []
+    us_label, them_label = team_label(perspective, my_team), team_label(other, my_team)
+    team_labels = {perspective: us_label, other: them_label}
+    sheet = [
+        sheet_line(
+            row, names, team_labels, page_url("games:replay", [match.pk, row.number], access)
+        )
+        for row in rows
+    ]
+    chart = None
+    if rows:
+        start = rules.new_match(match.mode).score
+        chart = score_chart(
+            [(row.us.total, row.them.total) for row in rows],
+            (start[perspective], start[other]),
+            (us_label, them_label),
+            team_label(match.winner, my_team) if match.winner else None,
+        )
+    share_url = ""
+    if match.is_private and match.creator_id is not None and match.creator_id == user.pk:
+        share_url = page_url("games:detail", [match.pk], {"invite": match.invite_token})
+    return MatchHistory(
+        names=names,
+        team_names={
+            team: [names[n] for n in (1, 2, 3, 4) if team_of_seat(n) == team] for team in "AB"
+        },
+        my_team=my_team,
+        us_label=us_label,
+        them_label=them_label,
+        sheet=sheet,
+        chart=chart,
+        current_deal=current_deal(match),
+        export_url=page_url("games:export", [match.pk], access) if match.is_over else "",
+        share_url=share_url,
+    )

@@ -1,0 +1,154 @@
+"""History pages: my matches, the match page, the replay of a finished deal, notation
+export and import.
+
+A private match looks missing to anyone who may not see it
+(``games.match.access.may_see``), and its invite parameter is carried along
+every link. A deal still being played has no replay: ``games.history.replay`` returns
+nothing for it, so every such address is a 404.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import rules
+from games.history.match_page import access_params, match_history, page_url, seat_names
+from games.history.my_matches import PAGE_SIZE, HistoryFilter, history_lines, my_seats
+from games.history.notation_export import match_document
+from games.history.notation_import import ImportForm, import_upload
+from games.history.replay import finished_deal
+from games.history.replay_page import replay_step
+from games.match.access import may_see
+from games.match.event_log import load_state
+from games.match.models import Match, Seat
+
+STEP = re.compile(r"[0-9]{1,5}")
+
+
+@login_required
+@require_GET
+def my_matches(request: HttpRequest) -> HttpResponse:
+    """Every match the user sat in, newest first, filtered and a page at a time."""
+    filters = HistoryFilter(request.GET)
+    status, result = filters.selected()
+    page = Paginator(my_seats(request.user, status, result), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    return render(
+        request,
+        "games/my_matches.html",
+        {
+            "filters": filters,
+            "filtered": bool(status or result),
+            "page": page,
+            "lines": history_lines(page.object_list),
+        },
+    )
+
+
+@login_required
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A match's teams, score sheet, score chart and deal replays.
+
+    A private match looks missing to outsiders.
+    """
+    match, seats, access = _viewable(request, pk)
+    history = match_history(match, seats, request.user, access)
+    return render(
+        request,
+        "games/match_detail.html",
+        {
+            "match": match,
+            "team_a": [s for s in seats if s.team == "A"],
+            "team_b": [s for s in seats if s.team == "B"],
+            "rows": [line.row for line in history.sheet],
+            "names": history.names,
+            "history": history,
+        },
+    )
+
+
+@login_required
+@require_GET
+def deal_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Step ``?step=N`` of finished deal ``number``; 404 for a deal in progress or a bad step."""
+    match, seats, access = _viewable(request, pk)
+    replay = finished_deal(match, number)
+    if replay is None:
+        raise Http404
+    raw = request.GET.get("step", "0")
+    if not STEP.fullmatch(raw) or int(raw) > replay.last_step:
+        raise Http404
+
+    def step_url(step: int) -> str:
+        return page_url("games:replay", [pk, number], {"step": step, **access})
+
+    finished = len(load_state(match).results)
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "match": match,
+            "r": replay_step(replay, int(raw), seat_names(match, seats), step_url),
+            "match_url": page_url("games:detail", [pk], access),
+            "export_url": page_url("games:export", [pk], access) if match.is_over else "",
+            "prev_deal_url": _deal_url(pk, number - 1, access) if number > 1 else "",
+            "next_deal_url": _deal_url(pk, number + 1, access) if number < finished else "",
+        },
+    )
+
+
+@login_required
+@require_GET
+def export_notation(request: HttpRequest, pk: int) -> HttpResponse:
+    """A finished (or stopped) match as a ``baloot/1`` document to download."""
+    match, _seats, _access = _viewable(request, pk)
+    if not match.is_over:
+        raise Http404
+    text = rules.write_document(match_document(match))
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="baloot-match-{match.pk}.json"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_notation(request: HttpRequest) -> HttpResponse:
+    """Upload a ``baloot/1`` document; a valid one becomes an imported match."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST":
+        match = import_upload(request.user, form)
+        if match is not None:
+            messages.success(
+                request,
+                _("The match was imported. Anyone with this page's link can replay it."),
+            )
+            return redirect(page_url("games:detail", [match.pk], {"invite": match.invite_token}))
+    imported = Match.objects.filter(creator_id=request.user.pk, imported=True)
+    return render(
+        request,
+        "games/import.html",
+        {"form": form, "imported": imported.order_by("-created_at")[:PAGE_SIZE]},
+    )
+
+
+def _viewable(request: HttpRequest, pk: int) -> tuple[Match, list[Seat], dict[str, str]]:
+    """The match, its seats and the query parameters that keep it visible; raises Http404."""
+    match = get_object_or_404(Match, pk=pk)
+    seats = list(Seat.objects.filter(match=match).select_related("user"))
+    invite = request.GET.get("invite", "")
+    if not may_see(match, request.user, seats, invite):
+        raise Http404
+    return match, seats, access_params(match, invite)
+
+
+def _deal_url(pk: int, number: int, access: dict[str, str]) -> str:
+    return page_url("games:replay", [pk, number], access)

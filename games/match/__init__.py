@@ -1,0 +1,1 @@
+"""The write side: models, the event log, the services that write it, and who may do what."""

@@ -1,0 +1,59 @@
+"""Who may see a match, join its table, run it and act at it: the one place that decides.
+
+- **See** (the table, the match page, its replays and notation): anyone for
+  a public match; for a private one its creator, its seated players, staff,
+  and whoever brings its invite token.
+- **Join** (take a free seat): anyone at a public table; at a private one
+  its creator and whoever brings the invite token.
+- **Run** (add or remove bots, start): the table's members, i.e. its creator
+  and its seated players.
+- **Act**: only for the seat one holds (``own_seat``).
+
+Nothing here raises: the services turn a "no" into their typed refusals and
+the pages into a 404.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+from typing import Any
+
+from games.match.models import Match, Seat
+
+
+def seat_of(seats: Iterable[Seat], user: Any) -> Seat | None:
+    """The seat ``user`` holds among ``seats`` (a match's seats), if any."""
+    pk = getattr(user, "pk", None)
+    return next((seat for seat in seats if pk is not None and seat.user_id == pk), None)
+
+
+def own_seat(match: Match, user: Any) -> Seat | None:
+    """The seat ``user`` holds in ``match``, read from the database; the only seat they act for."""
+    return Seat.objects.filter(match=match, user=user).first()
+
+
+def is_member(match: Match, seats: Iterable[Seat], user: Any) -> bool:
+    """True when ``user`` created the table or sits at it."""
+    pk = getattr(user, "pk", None)
+    return (pk is not None and match.creator_id == pk) or seat_of(seats, user) is not None
+
+
+def invite_matches(match: Match, invite: str) -> bool:
+    """True when ``invite`` is ``match``'s invite token (compared in constant time)."""
+    return bool(invite) and secrets.compare_digest(invite, match.invite_token)
+
+
+def may_see(match: Match, user: Any, seats: Iterable[Seat], invite: str = "") -> bool:
+    """True when ``user`` may look at ``match``: public, or theirs, or staff, or invited."""
+    if not match.is_private or getattr(user, "is_staff", False):
+        return True
+    return is_member(match, seats, user) or invite_matches(match, invite)
+
+
+def may_join(match: Match, user: Any, invite: str = "") -> bool:
+    """True when ``user`` may take a free seat: a public table, their own, or invited."""
+    if not match.is_private:
+        return True
+    pk = getattr(user, "pk", None)
+    return (pk is not None and match.creator_id == pk) or invite_matches(match, invite)

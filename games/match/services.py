@@ -1,0 +1,669 @@
+"""Everything that changes a match: the only code that writes events.
+
+Each function checks, then does, then notifies: it refuses bad requests with
+a ``ServiceError`` before changing anything, makes its changes in one
+transaction with the match row locked (so racing requests queue up instead of
+interleaving), and announces new events only once they are committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import rules
+from games.match import access, dealing
+from games.match.action_input import SERVER_FIELDS, clean_action
+from games.match.broadcast import announce_on_commit
+from games.match.deadlines import deadline_for
+from games.match.errors import (
+    AlreadySeated,
+    DuplicateAction,
+    IllegalMove,
+    InvalidDocument,
+    InvalidSeat,
+    InvalidSetting,
+    InviteRequired,
+    MalformedAction,
+    MatchNotFound,
+    MatchNotRunning,
+    MatchNotWaiting,
+    MatchOver,
+    NotABot,
+    NotAllowed,
+    NotYourSeat,
+    NotYourTurn,
+    SeatTaken,
+    ServiceError,
+    StaleSequence,
+    TableNotFull,
+    WrongPhase,
+)
+from games.match.event_log import initial_state, load_state
+from games.match.models import SEAT_NUMBERS, DealSnapshot, Event, Match, Seat
+from games.match.rule_messages import lazy_rule_message
+
+__all__ = [
+    "Outcome",
+    "abort_match",
+    "add_bot",
+    "come_back",
+    "create_match",
+    "deal_next",
+    "import_match",
+    "leave_seat",
+    "load_state",
+    "play_with_bots",
+    "remove_bot",
+    "start_match",
+    "submit",
+    "submit_as_seat",
+    "take_seat",
+]
+
+MatchRef = Match | int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A match after a service call, with its engine state and last event number."""
+
+    match: Match
+    state: rules.State
+
+    @property
+    def seq(self) -> int:
+        """The number of the match's last event."""
+        return self.match.seq
+
+
+# --- Tables and seats ---------------------------------------------------------
+
+
+def create_match(
+    creator: Any,
+    *,
+    mode: str = Match.Mode.CLASSIC,
+    play_timer: int = 15,
+    is_private: bool = False,
+    seat: int | None = 1,
+) -> Match:
+    """A new waiting table with four empty seats, the creator sitting at ``seat``.
+
+    Raises NotAllowed for an anonymous user, InvalidSetting for an unknown
+    mode or timer, InvalidSeat for a seat outside 1-4.
+    """
+    _require_user(creator)
+    if mode not in Match.Mode.values:
+        raise InvalidSetting(_("Unknown game mode: choose Classic or Quick."))
+    timers = [seconds for seconds, _label in Match.PLAY_TIMER_CHOICES]
+    if play_timer not in timers:
+        raise InvalidSetting(_("The play timer must be 10, 15 or 30 seconds."))
+    if seat is not None:
+        _check_seat_number(seat)
+    start = rules.new_match(mode).score
+    with transaction.atomic():
+        match = Match.objects.create(
+            mode=mode,
+            play_timer=play_timer,
+            is_private=is_private,
+            creator=creator,
+            score_a=start["A"],
+            score_b=start["B"],
+        )
+        Seat.objects.bulk_create(
+            Seat(match=match, number=n, user=creator if n == seat else None) for n in SEAT_NUMBERS
+        )
+    return match
+
+
+def take_seat(user: Any, match: MatchRef, number: int, *, invite_token: str = "") -> Seat:
+    """Sit ``user`` at seat ``number`` of a waiting table.
+
+    Raises NotAllowed, InvalidSeat, MatchNotFound, MatchNotWaiting,
+    InviteRequired (a private table without its token), AlreadySeated,
+    SeatTaken.
+    """
+    _require_user(user)
+    _check_seat_number(number)
+    with transaction.atomic():
+        locked = _lock(match)
+        _require_waiting(locked)
+        if not access.may_join(locked, user, invite_token):
+            raise InviteRequired()
+        seats = _seats(locked)
+        mine = access.seat_of(seats.values(), user)
+        if mine is not None:
+            raise AlreadySeated(number=mine.number)
+        seat = seats[number]
+        if not seat.is_empty:
+            raise SeatTaken(number=number)
+        seat.user = user
+        seat.save(update_fields=["user"])
+    return seat
+
+
+def leave_seat(user: Any, match: MatchRef) -> Seat:
+    """Leave the table: a waiting seat becomes free, a playing one is played by a bot.
+
+    Raises NotAllowed, MatchNotFound, NotYourSeat (not seated here),
+    MatchOver.
+    """
+    _require_user(user)
+    with transaction.atomic():
+        locked = _lock(match)
+        seat = _own_seat(locked, user)
+        if locked.status == Match.Status.WAITING:
+            seat.user = None
+            seat.save(update_fields=["user"])
+        elif locked.status == Match.Status.PLAYING:
+            seat.away = True
+            seat.save(update_fields=["away"])
+            _restart_clock_of(locked, seat.number)
+        else:
+            raise MatchOver()
+    return seat
+
+
+def come_back(user: Any, match: MatchRef) -> Seat:
+    """Take one's seat back from the bot that played it while away.
+
+    Raises NotAllowed, MatchNotFound, NotYourSeat, MatchNotRunning.
+    """
+    _require_user(user)
+    with transaction.atomic():
+        locked = _lock(match)
+        seat = _own_seat(locked, user)
+        _require_running(locked)
+        seat.away = False
+        seat.missed_turns = 0
+        seat.save(update_fields=["away", "missed_turns"])
+        _restart_clock_of(locked, seat.number)
+    return seat
+
+
+def add_bot(user: Any, match: MatchRef, number: int) -> Seat:
+    """Put a bot in an empty seat of a waiting table.
+
+    Raises NotAllowed (anonymous, or neither creator nor seated), InvalidSeat,
+    MatchNotFound, MatchNotWaiting, SeatTaken.
+    """
+    _require_user(user)
+    _check_seat_number(number)
+    with transaction.atomic():
+        locked = _lock(match)
+        _require_waiting(locked)
+        seats = _seats(locked)
+        _require_member(locked, seats, user)
+        seat = seats[number]
+        if not seat.is_empty:
+            raise SeatTaken(number=number)
+        seat.is_bot = True
+        seat.save(update_fields=["is_bot"])
+    return seat
+
+
+def remove_bot(user: Any, match: MatchRef, number: int) -> Seat:
+    """Take the bot out of a seat of a waiting table.
+
+    Raises NotAllowed, InvalidSeat, MatchNotFound, MatchNotWaiting, NotABot.
+    """
+    _require_user(user)
+    _check_seat_number(number)
+    with transaction.atomic():
+        locked = _lock(match)
+        _require_waiting(locked)
+        seats = _seats(locked)
+        _require_member(locked, seats, user)
+        seat = seats[number]
+        if not seat.is_bot:
+            raise NotABot(number=number)
+        seat.is_bot = False
+        seat.save(update_fields=["is_bot"])
+    return seat
+
+
+# --- Playing ------------------------------------------------------------------
+
+
+def start_match(user: Any, match: MatchRef) -> Outcome:
+    """Start a full table: draw the first dealer and deal the first hand.
+
+    Raises NotAllowed, MatchNotFound, MatchNotWaiting, TableNotFull.
+    """
+    _require_user(user)
+    with transaction.atomic():
+        locked = _lock(match)
+        _require_waiting(locked)
+        seats = _seats(locked)
+        _require_member(locked, seats, user)
+        if any(seat.is_empty for seat in seats.values()):
+            raise TableNotFull()
+        locked.first_dealer = dealing.first_dealer()
+        locked.status = Match.Status.PLAYING
+        locked.started_at = timezone.now()
+        locked.save(update_fields=["first_dealer", "status", "started_at"])
+        state = _deal(locked, initial_state(locked))
+        _project(locked, state)
+        announce_on_commit(locked.pk, locked.seq)
+    return Outcome(locked, state)
+
+
+def play_with_bots(user: Any, *, mode: str = Match.Mode.CLASSIC, play_timer: int = 15) -> Outcome:
+    """A new table with ``user`` in seat 1 and bots in the others, started at once.
+
+    One transaction, so a failure leaves no half-built table behind. Raises
+    NotAllowed, InvalidSetting.
+    """
+    with transaction.atomic():
+        match = create_match(user, mode=mode, play_timer=play_timer, seat=1)
+        for number in (2, 3, 4):
+            add_bot(user, match, number)
+        return start_match(user, match)
+
+
+def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> Outcome:
+    """Record ``user``'s action in ``match``, which they saw at event ``expected_seq``.
+
+    ``action`` is a notation action; its ``seat`` may be left out. Raises
+    NotAllowed, MalformedAction, MatchNotFound, MatchNotRunning, NotYourSeat,
+    StaleSequence, DuplicateAction, WrongPhase, NotYourTurn, IllegalMove.
+    """
+    _require_user(user)
+    fields = clean_action(action)
+    seen = _check_expected_seq(expected_seq)
+    with transaction.atomic():
+        locked = _lock(match)
+        _require_running(locked)
+        seat = _own_seat(locked, user)
+        if fields.get("seat", seat.number) != seat.number:
+            raise NotYourSeat()
+        if seat.away or seat.missed_turns:
+            # Acting for oneself is coming back to the table; done first so
+            # that the seat's next deadline is a person's, not a bot's.
+            seat.away = False
+            seat.missed_turns = 0
+            seat.save(update_fields=["away", "missed_turns"])
+        return _record(locked, _payload(seat.number, fields, auto=False), seen)
+
+
+def submit_as_seat(
+    match: MatchRef,
+    seat_number: int,
+    action: Mapping[str, Any],
+    expected_seq: int,
+    *,
+    auto: bool = False,
+) -> Outcome:
+    """Record an action for a seat on the server's own authority (bots and timers).
+
+    ``auto`` (or ``"auto": true`` in the action) marks a timer-forced action,
+    which the engine checks is the forced choice. Raises the errors of
+    ``submit`` except NotAllowed, and InvalidSeat.
+    """
+    _check_seat_number(seat_number)
+    auto = auto or action.get("auto") is True
+    fields = clean_action({k: v for k, v in action.items() if k not in SERVER_FIELDS})
+    seen = _check_expected_seq(expected_seq)
+    if fields.get("seat", seat_number) != seat_number:
+        raise NotYourSeat()
+    payload = _payload(seat_number, fields, auto=auto)
+    with transaction.atomic():
+        locked = _lock(match)
+        _require_running(locked)
+        return _record(locked, payload, seen)
+
+
+def abort_match(match: MatchRef) -> Match:
+    """Stop a waiting or running match for good (staff only, through the admin).
+
+    Raises MatchNotFound, MatchOver.
+    """
+    with transaction.atomic():
+        locked = _lock(match)
+        if locked.is_over:
+            raise MatchOver()
+        _append(locked, Event.Kind.ABORT, {"abort": True})
+        locked.status = Match.Status.ABORTED
+        locked.finished_at = timezone.now()
+        locked.deadline = None
+        locked.save(update_fields=["seq", "status", "finished_at", "deadline"])
+        announce_on_commit(locked.pk, locked.seq)
+    return locked
+
+
+# --- Imported matches ---------------------------------------------------------
+
+
+def import_match(user: Any, document: rules.Document) -> Match:
+    """Store a ``baloot/1`` document as a finished, imported match uploaded by ``user``.
+
+    The rules engine replays the whole document first; only a document whose
+    every deal is legal and finished is stored. The match is private: its
+    uploader and anyone with its invite link may see it, and it never counts
+    in statistics. Raises NotAllowed, InvalidDocument (nothing is stored).
+    """
+    _require_user(user)
+    if not document.rounds:
+        raise InvalidDocument(_("The document holds no deal to replay."))
+    try:
+        rules.replay_document(document)
+    except rules.NotationError as error:
+        raise _document_refusal(error) from None
+    header: dict[str, Any] = {}
+    if document.players is not None:
+        header["players"] = document.players
+    if document.extra:
+        header["extra"] = document.extra
+    now = timezone.now()
+    start = rules.new_match(document.mode).score
+    with transaction.atomic():
+        match = Match.objects.create(
+            mode=document.mode,
+            status=Match.Status.FINISHED,
+            is_private=True,
+            creator=user,
+            imported=True,
+            notation_header=header,
+            first_dealer=document.rounds[0].dealer,
+            started_at=now,
+            finished_at=now,
+            score_a=start["A"],
+            score_b=start["B"],
+        )
+        Seat.objects.bulk_create(Seat(match=match, number=n) for n in SEAT_NUMBERS)
+        state = _store_rounds(match, document.rounds)
+        _project(match, state)
+    return match
+
+
+def _store_rounds(match: Match, rounds: list[rules.RoundRecord]) -> rules.State:
+    """Append every deal and action of ``rounds``, with a snapshot per deal; the final state.
+
+    An imported deal keeps its document's own round keys (a seed, a
+    commitment...) beside its dealer and deck. Raises InvalidDocument.
+    """
+    state = initial_state(match)
+    events: list[Event] = []
+    snapshots: list[DealSnapshot] = []
+
+    def add(kind: str, payload: dict[str, Any], seat: int | None = None) -> None:
+        match.seq += 1
+        auto = payload.get("auto") is True
+        events.append(
+            Event(
+                match=match, seq=match.seq, kind=kind, payload=payload, actor_seat=seat, auto=auto
+            )
+        )
+
+    for round_number, record in enumerate(rounds, 1):
+        deal = {"dealer": record.dealer, "deck": record.deck, **record.extra}
+        add(Event.Kind.DEAL, {"deal": deal})
+        state = rules.start_deal(state, record.deck)
+        snapshots.append(DealSnapshot(match=match, seq=match.seq, state=rules.snapshot(state)))
+        for number, action in enumerate(record.actions, 1):
+            try:
+                # The full check, shape included: a Document built in code
+                # has not been through read_document.
+                state = rules.apply(state, action)
+            except rules.IllegalAction as error:
+                where = rules.NotationError(round_number, number, error.template, **error.params)
+                raise _document_refusal(where) from None
+            add(Event.Kind.ACTION, dict(action), action["seat"])
+    Event.objects.bulk_create(events)
+    DealSnapshot.objects.bulk_create(snapshots)
+    return state
+
+
+def _document_refusal(error: rules.NotationError) -> InvalidDocument:
+    """The service error naming the round and action of a document the rules refuse."""
+    # The engine's wording, translated when the message is shown.
+    problem = lazy_rule_message(error)
+    if error.action == 0:
+        return InvalidDocument(
+            _("Round %(round)s: %(problem)s"), round=error.round, problem=problem
+        )
+    return InvalidDocument(
+        _("Round %(round)s, action %(action)s: %(problem)s"),
+        round=error.round,
+        action=error.action,
+        problem=problem,
+    )
+
+
+# --- Inside a transaction -----------------------------------------------------
+
+
+def _record(match: Match, payload: dict[str, Any], expected_seq: int) -> Outcome:
+    """Validate ``payload`` against the replayed state and append it, dealing on if needed.
+
+    Raises StaleSequence or DuplicateAction for an out-of-date ``expected_seq``
+    (also when a racing twin got its event in first), and the engine's
+    refusal as WrongPhase, NotYourTurn, MalformedAction or IllegalMove.
+    """
+    if expected_seq != match.seq:
+        raise _conflict(match.pk, expected_seq, payload, current_seq=match.seq)
+    try:
+        state = rules.apply(load_state(match), payload)
+    except rules.IllegalAction as error:
+        raise _refusal(error) from None
+    try:
+        # A savepoint, so that losing a race is a clean refusal, not a broken
+        # transaction. With the row lock it only happens on SQLite.
+        with transaction.atomic():
+            _append(
+                match,
+                Event.Kind.ACTION,
+                payload,
+                actor_seat=payload["seat"],
+                auto=bool(payload.get("auto")),
+            )
+    except IntegrityError:
+        raise _conflict(match.pk, expected_seq, payload) from None
+    if state.phase is rules.Phase.ROUND_OVER and settings.ROUND_PAUSE_SECONDS <= 0:
+        state = _deal(match, state)
+    _project(match, state)
+    announce_on_commit(match.pk, match.seq)
+    return Outcome(match, state)
+
+
+def deal_next(match: MatchRef, expected_seq: int) -> Outcome:
+    """Deal the next hand of a running match whose last deal is over (the worker's job
+    once the result has been on show for ``ROUND_PAUSE_SECONDS``).
+
+    Raises MatchNotFound, MatchNotRunning, StaleSequence when the match has
+    moved past ``expected_seq`` (another worker dealt first), WrongPhase when
+    no deal is waiting to be dealt.
+    """
+    with transaction.atomic():
+        locked = _lock(match)
+        _require_running(locked)
+        if expected_seq != locked.seq:
+            raise StaleSequence(expected=expected_seq, current=locked.seq)
+        state = load_state(locked)
+        if state.phase is not rules.Phase.ROUND_OVER:
+            raise WrongPhase()
+        state = _deal(locked, state)
+        _project(locked, state)
+        announce_on_commit(locked.pk, locked.seq)
+    return Outcome(locked, state)
+
+
+def _deal(match: Match, state: rules.State) -> rules.State:
+    """Append the next deal from a fresh seed, with a snapshot of the dealt state."""
+    payload = dealing.new_deal_payload(state.next_dealer)
+    _append(match, Event.Kind.DEAL, payload)
+    state = rules.start_deal(state, payload["deal"]["deck"])
+    DealSnapshot.objects.create(match=match, seq=match.seq, state=rules.snapshot(state))
+    return state
+
+
+def _append(
+    match: Match,
+    kind: str,
+    payload: dict[str, Any],
+    *,
+    actor_seat: int | None = None,
+    auto: bool = False,
+) -> Event:
+    """Insert the match's next event; the unique (match, seq) refuses a racing twin."""
+    match.seq += 1
+    return Event.objects.create(
+        match=match, seq=match.seq, kind=kind, payload=payload, actor_seat=actor_seat, auto=auto
+    )
+
+
+def _project(match: Match, state: rules.State) -> None:
+    """Bring the match's projected fields in line with ``state`` and save them."""
+    score = state.score
+    match.score_a = score["A"]
+    match.score_b = score["B"]
+    match.winner = state.winner
+    # The next seat's clock starts with the event that gave it the turn.
+    match.deadline = deadline_for(match, state)
+    fields = ["seq", "score_a", "score_b", "winner", "deadline"]
+    if state.phase is rules.Phase.MATCH_OVER:
+        match.status = Match.Status.FINISHED
+        match.finished_at = timezone.now()
+        fields += ["status", "finished_at"]
+    match.save(update_fields=fields)
+
+
+def _restart_clock_of(match: Match, number: int) -> None:
+    """Give seat ``number``, if it is to act, a fresh deadline for its new occupant.
+
+    A player leaving hands the turn to the bot, which acts after its short
+    delay; a player coming back gets the full time for the decision.
+    """
+    state = load_state(match)
+    if state.turn == number:
+        match.deadline = deadline_for(match, state)
+        match.save(update_fields=["deadline"])
+
+
+# --- Checks -------------------------------------------------------------------
+
+
+def _match_id(match: MatchRef) -> int:
+    """The primary key of ``match``; raises MatchNotFound for anything else."""
+    if isinstance(match, Match):
+        return match.pk
+    if type(match) is int:
+        return match
+    raise MatchNotFound()
+
+
+def _lock(match: MatchRef) -> Match:
+    """The match row, locked until the transaction ends; raises MatchNotFound."""
+    try:
+        return Match.objects.select_for_update().get(pk=_match_id(match))
+    except Match.DoesNotExist:
+        raise MatchNotFound() from None
+
+
+def _seats(match: Match) -> dict[int, Seat]:
+    """The match's seats by number."""
+    return {seat.number: seat for seat in Seat.objects.filter(match=match).select_related("user")}
+
+
+def _own_seat(match: Match, user: Any) -> Seat:
+    """The seat ``user`` holds in ``match``; raises NotYourSeat."""
+    seat = access.own_seat(match, user)
+    if seat is None:
+        raise NotYourSeat(_("You do not have a seat at this table."))
+    return seat
+
+
+def _require_user(user: Any) -> None:
+    """Raises NotAllowed unless ``user`` is logged in."""
+    if user is None or not user.is_authenticated:
+        raise NotAllowed(_("Please log in first."))
+
+
+def _require_member(match: Match, seats: dict[int, Seat], user: Any) -> None:
+    """Raises NotAllowed unless ``user`` created the table or sits at it."""
+    if not access.is_member(match, seats.values(), user):
+        raise NotAllowed()
+
+
+def _require_waiting(match: Match) -> None:
+    """Raises MatchNotWaiting once the match has started."""
+    if match.status != Match.Status.WAITING:
+        raise MatchNotWaiting()
+
+
+def _require_running(match: Match) -> None:
+    """Raises MatchNotRunning unless the match is being played."""
+    if match.status != Match.Status.PLAYING:
+        raise MatchNotRunning(
+            _("This match is not being played: it is “%(status)s”."),
+            status=match.get_status_display(),
+        )
+
+
+def _check_seat_number(number: object) -> None:
+    """Raises InvalidSeat unless ``number`` is 1, 2, 3 or 4."""
+    if type(number) is not int or number not in SEAT_NUMBERS:
+        raise InvalidSeat()
+
+
+def _check_expected_seq(expected_seq: object) -> int:
+    """``expected_seq`` as an event number; raises MalformedAction for anything else."""
+    if not isinstance(expected_seq, int) or type(expected_seq) is bool or expected_seq < 0:
+        raise MalformedAction(_("The move number you saw must be a whole number."))
+    return expected_seq
+
+
+def _payload(seat: int, fields: dict[str, Any], *, auto: bool) -> dict[str, Any]:
+    """The notation action to store: the seat first, then the verb and its companions."""
+    payload = {"seat": seat, **{k: v for k, v in fields.items() if k != "seat"}}
+    if auto:
+        payload["auto"] = True
+    return payload
+
+
+def _conflict(
+    match_id: int, expected_seq: int, payload: dict[str, Any], current_seq: int | None = None
+) -> ServiceError:
+    """The answer to a submission made against an out-of-date move number.
+
+    DuplicateAction when the very same action was recorded right after the
+    move the client saw (a double click, a replayed request), else
+    StaleSequence.
+    """
+    if current_seq is None:
+        current_seq = Match.objects.filter(pk=match_id).values_list("seq", flat=True).first() or 0
+    if expected_seq < current_seq:
+        recorded = Event.objects.filter(
+            match_id=match_id, seq=expected_seq + 1, kind=Event.Kind.ACTION
+        ).first()
+        if recorded is not None and _same_action(recorded.payload, payload):
+            return DuplicateAction()
+    return StaleSequence(expected=expected_seq, current=current_seq)
+
+
+def _same_action(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """True when two actions say the same thing, whatever their time stamps."""
+
+    def meaning(action: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in action.items() if k != "at"}
+
+    return meaning(a) == meaning(b)
+
+
+def _refusal(error: rules.IllegalAction) -> ServiceError:
+    """The service error for an action the rules engine refused, in the reader's language."""
+    if isinstance(error, rules.NotYourTurn):
+        return NotYourTurn()
+    message = lazy_rule_message(error)
+    if isinstance(error, rules.WrongPhase):
+        return WrongPhase(message)
+    if isinstance(error, rules.MalformedAction):
+        return MalformedAction(message)
+    return IllegalMove(message, error.code, **error.params)

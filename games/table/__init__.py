@@ -1,0 +1,1 @@
+"""Live play: the lobby, the table page and its one action endpoint, the WebSocket pushes."""

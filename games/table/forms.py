@@ -1,0 +1,50 @@
+"""Forms of the lobby and the table."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.match.models import Match
+
+
+class NewTableForm(forms.Form):
+    """The settings of a new table: mode, play timer, public or private."""
+
+    mode = forms.ChoiceField(
+        label=_("Mode"),
+        choices=Match.Mode.choices,
+        initial=Match.Mode.CLASSIC,
+        widget=forms.RadioSelect,
+        help_text=_("Classic starts both teams at 0, Quick at 52. The target is 152."),
+    )
+    play_timer = forms.TypedChoiceField(
+        label=_("Time to play a card"),
+        choices=Match.PLAY_TIMER_CHOICES,
+        coerce=int,
+        initial=15,
+        help_text=_("Bidding, calls and projects always have 8 seconds."),
+    )
+    is_private = forms.BooleanField(
+        label=_("Private table"),
+        required=False,
+        help_text=_("Only people with the invite link can sit down or watch."),
+    )
+
+
+class SeatForm(forms.Form):
+    """A seat number, and the invite token of a private table."""
+
+    number = forms.TypedChoiceField(
+        label=_("Seat"), choices=[(n, str(n)) for n in (1, 2, 3, 4)], coerce=int
+    )
+    invite = forms.CharField(required=False, max_length=64)
+
+
+class BotForm(forms.Form):
+    """Put a bot in a seat, or take it out."""
+
+    number = forms.TypedChoiceField(
+        label=_("Seat"), choices=[(n, str(n)) for n in (1, 2, 3, 4)], coerce=int
+    )
+    op = forms.ChoiceField(choices=[("add", _("Add a bot")), ("remove", _("Remove the bot"))])

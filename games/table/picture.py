@@ -1,0 +1,480 @@
+"""What the table page shows, built from one seat's ``view_for`` and nothing else.
+
+The rules engine decides what a seat or a spectator may see
+(``games.rules.view_for``); this module only turns that view into things a
+template can print: card faces with accessible names, the seats placed
+around the table from the viewer's chair, exactly the legal buttons, and
+(through ``games.display.result_panel``) the result panel and the score sheet. It
+never receives the engine state, so it cannot show more than the view holds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from games.display import labels
+from games.display.cards import RED_SUITS, CardFace, card_face
+from games.display.result_panel import ResultPanel, SheetRow, result_panel, score_rows
+
+View = Mapping[str, Any]
+
+# Chairs counted from the viewer: the next seat in turn order sits on the
+# viewer's right (play is counterclockwise, notation.md), the partner opposite.
+POSITIONS = ("bottom", "right", "top", "left")
+# Suits alternate black and red in the hand so that neighbouring suits are
+# told apart at a glance; the view already orders each suit by strength.
+HAND_SUIT_ORDER = "SHCD"
+
+
+@dataclass(frozen=True)
+class ActionButton:
+    """One legal action offered as a button; ``action`` is the JSON it posts."""
+
+    label: str
+    action: str
+    style: str = ""
+
+
+@dataclass(frozen=True)
+class ActionGroup:
+    """Variants of one call, such as Double open or locked."""
+
+    label: str
+    buttons: list[ActionButton]
+
+
+@dataclass(frozen=True)
+class HandCard:
+    """A card of the viewer's hand; ``action`` is set when it may be played now."""
+
+    face: CardFace
+    action: str | None = None
+    baloot_action: str | None = None
+    key: int | None = None
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One declared project: its type at once, its cards once the first trick is over."""
+
+    label: str
+    cards: list[CardFace] | None
+
+
+@dataclass
+class SeatPanel:
+    """One chair at the table as the viewer sees it."""
+
+    number: int
+    position: str
+    name: str
+    team: str
+    is_bot: bool = False
+    away: bool = False
+    is_me: bool = False
+    is_partner: bool = False
+    count: int = 0
+    is_turn: bool = False
+    is_dealer: bool = False
+    bid: str = ""
+    declarations: list[Declaration] = field(default_factory=list)
+    declared: bool = False
+    baloot: bool = False
+    played: CardFace | None = None
+
+    @property
+    def backs(self) -> range:
+        """One card back per card held, for a seat that is not the viewer's."""
+        return range(0 if self.is_me else self.count)
+
+
+@dataclass(frozen=True)
+class PlayedCard:
+    """A card on the table with the chair it came from."""
+
+    position: str
+    name: str
+    face: CardFace
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One bid or call of the current deal."""
+
+    name: str
+    text: str
+    auto: bool
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """Who occupies a seat: the only facts the table needs beyond the view."""
+
+    name: str
+    is_bot: bool = False
+    away: bool = False
+
+
+@dataclass
+class Table:
+    """Everything the table partials print."""
+
+    seq: int
+    phase: str
+    phase_label: str
+    me: int | None
+    my_team: str
+    us_label: str
+    them_label: str
+    seats: dict[str, SeatPanel]
+    status: str
+    my_turn: bool
+    turn_name: str
+    deadline: datetime | None
+    seconds_left: int | None
+    ms_left: int | None
+    faceup: CardFace | None
+    contract: dict[str, Any] | None
+    score_us: int
+    score_them: int
+    tricks_us: int
+    tricks_them: int
+    points_us: int
+    points_them: int
+    hand: list[HandCard]
+    bid_buttons: list[ActionButton]
+    trump_buttons: list[ActionButton]
+    call_buttons: list[ActionButton]
+    call_groups: list[ActionGroup]
+    declare_buttons: list[ActionButton]
+    sawa_button: ActionButton | None
+    has_baloot: bool
+    trick: list[PlayedCard]
+    last_trick: list[PlayedCard]
+    last_trick_winner: str
+    bids: list[LogLine]
+    calls: list[LogLine]
+    result: ResultPanel | None
+    redeal_name: str
+    redeal_cards: list[CardFace]
+    sheet: list[SheetRow]
+    winner: str | None
+    we_won: bool
+    match_over: bool
+
+
+def build_table(
+    view: View,
+    seats: Mapping[int, SeatInfo],
+    *,
+    seq: int,
+    deadline: datetime | None = None,
+    now: datetime | None = None,
+) -> Table:
+    """The printable table for the viewer of ``view`` (a seat, or a spectator)."""
+    me = view["seat"]
+    my_team = view["team"] or "A"
+    bottom = me or 1
+    names = {n: seats[n].name if n in seats else str(n) for n in (1, 2, 3, 4)}
+    panels = _seat_panels(view, seats, names, me, bottom, my_team)
+    turn = view["turn"]
+    legal = view["legal"]
+    them = "B" if my_team == "A" else "A"
+    phase = view["phase"]
+    seconds_left = ms_left = None
+    if deadline is not None and now is not None and turn is not None:
+        # Milliseconds left rather than a clock time, so a client whose
+        # clock is off still counts down correctly.
+        ms_left = max(0, int((deadline - now).total_seconds() * 1000))
+        seconds_left = math.ceil(ms_left / 1000)
+    bid_buttons, trump_buttons = _bid_buttons(view, legal)
+    call_buttons, call_groups = _call_buttons(legal)
+    last = view["last_trick"]
+    return Table(
+        seq=seq,
+        phase=phase,
+        phase_label=str(labels.PHASES.get(phase, phase)),
+        me=me,
+        my_team=my_team,
+        us_label=_("Us") if me else _("Team A"),
+        them_label=_("Them") if me else _("Team B"),
+        seats={panel.position: panel for panel in panels},
+        status=_status(view, names),
+        my_turn=bool(me) and turn == me,
+        turn_name=names[turn] if turn else "",
+        deadline=deadline if seconds_left is not None else None,
+        seconds_left=seconds_left,
+        ms_left=ms_left,
+        faceup=card_face(view["faceup"]) if view["faceup"] else None,
+        contract=_contract(view["contract"], names),
+        score_us=view["score"][my_team],
+        score_them=view["score"][them],
+        tricks_us=view["tricks_won"][my_team],
+        tricks_them=view["tricks_won"][them],
+        points_us=view["card_points"][my_team],
+        points_them=view["card_points"][them],
+        hand=_hand(view["hand"], legal),
+        bid_buttons=bid_buttons,
+        trump_buttons=trump_buttons,
+        call_buttons=call_buttons,
+        call_groups=call_groups,
+        declare_buttons=_declare_buttons(legal),
+        sawa_button=_sawa_button(legal),
+        has_baloot=any(a.get("baloot") for a in legal),
+        trick=[_played(c, names, bottom) for c in view["trick"]],
+        last_trick=[_played(c, names, bottom) for c in last["cards"]] if last else [],
+        last_trick_winner=names[last["winner"]] if last else "",
+        bids=[_bid_line(b, names) for b in view["bids"]],
+        calls=[
+            LogLine(names[c["seat"]], str(labels.CALLS.get(c["call"], c["call"])), False)
+            for c in view["calls"]
+        ],
+        result=result_panel(view["results"], names, my_team, spectator=not me),
+        # D7: the hand that asked for a redeal is shown to everyone.
+        redeal_name=names[view["redeal"]["seat"]] if view["redeal"] else "",
+        redeal_cards=[card_face(c) for c in view["redeal"]["cards"]] if view["redeal"] else [],
+        sheet=score_rows(view["results"], names, my_team),
+        winner=view["winner"],
+        we_won=bool(me) and view["winner"] == my_team,
+        match_over=phase == "match_over",
+    )
+
+
+def position_of(seat: int, bottom: int) -> str:
+    """Where ``seat`` sits on the screen of the viewer at ``bottom``."""
+    return POSITIONS[(seat - bottom) % 4]
+
+
+def action_json(action: Mapping[str, Any]) -> str:
+    """The JSON a button posts: the action without its seat, which the server knows."""
+    return json.dumps({k: v for k, v in action.items() if k != "seat"}, separators=(",", ":"))
+
+
+def _seat_panels(
+    view: View,
+    seats: Mapping[int, SeatInfo],
+    names: Mapping[int, str],
+    me: int | None,
+    bottom: int,
+    my_team: str,
+) -> list[SeatPanel]:
+    last_bid: dict[int, str] = {}
+    for bid in view["bids"]:
+        last_bid[bid["seat"]] = _bid_text(bid)
+    played = {c["seat"]: card_face(c["card"]) for c in view["trick"]}
+    panels = []
+    for number in (1, 2, 3, 4):
+        info = seats.get(number, SeatInfo(names[number]))
+        team = "A" if number % 2 else "B"
+        declared = view["declarations"][str(number)]
+        panels.append(
+            SeatPanel(
+                number=number,
+                position=position_of(number, bottom),
+                name=names[number],
+                team=(_("Us") if team == my_team else _("Them"))
+                if me
+                else (_("Team A") if team == "A" else _("Team B")),
+                is_bot=info.is_bot,
+                away=info.away,
+                is_me=number == me,
+                is_partner=me is not None and number != me and (number - me) % 2 == 0,
+                count=view["hand_counts"][str(number)],
+                is_turn=view["turn"] == number,
+                is_dealer=view["dealer"] == number,
+                bid=last_bid.get(number, ""),
+                declarations=[_declaration(p) for p in declared or ()],
+                declared=declared is not None,
+                baloot=number in view["baloot"],
+                played=played.get(number),
+            )
+        )
+    return panels
+
+
+def _declaration(project: Mapping[str, Any]) -> Declaration:
+    cards = project["cards"]
+    return Declaration(
+        label=str(labels.PROJECTS.get(project["project"], project["project"])),
+        cards=[card_face(c) for c in cards] if cards else None,
+    )
+
+
+def _status(view: View, names: Mapping[int, str]) -> str:
+    phase = view["phase"]
+    turn = view["turn"]
+    me = view["seat"]
+    if phase == "match_over":
+        return _("The match is over.")
+    if turn is None:
+        return str(labels.PHASES.get(phase, phase))
+    if turn == me:
+        prompts = {
+            "bidding": _("Your turn to bid."),
+            "doubling": _("Your call: double or pass."),
+            "declaring": _("Declare your projects, or none."),
+            "playing": _("Your turn to play a card."),
+        }
+        return prompts.get(phase, _("Your turn."))
+    return _("Waiting for %(name)s.") % {"name": names[turn]}
+
+
+def _contract(
+    contract: Mapping[str, Any] | None, names: Mapping[int, str]
+) -> dict[str, Any] | None:
+    if contract is None:
+        return None
+    trump = contract["trump"]
+    multiplier = contract["multiplier"]
+    return {
+        "type": str(labels.CONTRACTS.get(contract["type"], contract["type"])),
+        "trump": labels.SUIT_SYMBOLS[trump] if trump else "",
+        "trump_name": str(labels.SUITS[trump]) if trump else "",
+        "trump_red": trump in RED_SUITS if trump else False,
+        "bidder": names[contract["bidder"]],
+        "multiplier": multiplier,
+        "multiplier_label": str(labels.MULTIPLIERS[multiplier]) if multiplier > 1 else "",
+        "lock": contract["lock"],
+        "gahwa": contract["gahwa"],
+    }
+
+
+def _hand(cards: Sequence[str], legal: Sequence[Mapping[str, Any]]) -> list[HandCard]:
+    plays = {a["play"]: a for a in legal if "play" in a and not a.get("baloot")}
+    baloots = {a["play"]: a for a in legal if "play" in a and a.get("baloot")}
+    ordered = sorted(cards, key=lambda c: HAND_SUIT_ORDER.index(c[1]))
+    out = []
+    key = 0
+    for code in ordered:
+        play = plays.get(code)
+        if play is not None:
+            key += 1
+        out.append(
+            HandCard(
+                face=card_face(code),
+                action=action_json(play) if play else None,
+                baloot_action=action_json(baloots[code]) if code in baloots else None,
+                key=key if play else None,
+            )
+        )
+    return out
+
+
+def _bid_buttons(
+    view: View, legal: Sequence[Mapping[str, Any]]
+) -> tuple[list[ActionButton], list[ActionButton]]:
+    bids = [a for a in legal if "bid" in a or "redeal" in a]
+    choosing = any(a.get("bid") == "confirm" for a in bids)
+    buttons, trumps = [], []
+    for action in bids:
+        if "redeal" in action:
+            buttons.append(ActionButton(_("Redeal (zero-point hand)"), action_json(action), "alt"))
+            continue
+        bid = action["bid"]
+        if bid == "confirm" and "trump" in action:
+            suit = action["trump"]
+            trumps.append(
+                ActionButton(
+                    f"{labels.SUIT_SYMBOLS[suit]} {labels.SUITS[suit]}",
+                    action_json(action),
+                    "suit-red" if suit in RED_SUITS else "suit-black",
+                )
+            )
+            continue
+        if bid == "hokum" and view["bid_round"] == 2:
+            label = str(labels.SECOND_HOKUM)
+        elif bid == "sun" and choosing:
+            label = _("Switch to Sun")
+        else:
+            label = str(labels.BIDS[bid])
+        buttons.append(ActionButton(label, action_json(action), "pass" if bid == "pass" else ""))
+    return buttons, trumps
+
+
+def _call_buttons(
+    legal: Sequence[Mapping[str, Any]],
+) -> tuple[list[ActionButton], list[ActionGroup]]:
+    singles: list[ActionButton] = []
+    groups: dict[str, list[ActionButton]] = {}
+    for action in legal:
+        if "double" not in action:
+            continue
+        call = action["double"]
+        label = str(labels.CALLS[call])
+        if "lock" in action:
+            variant = (
+                pgettext("multiplier call", "Locked")
+                if action["lock"]
+                else pgettext("multiplier call", "Open")
+            )
+            groups.setdefault(label, []).append(
+                ActionButton(
+                    _("%(call)s, %(variant)s") % {"call": label, "variant": variant},
+                    action_json(action),
+                    "locked" if action["lock"] else "open",
+                )
+            )
+        else:
+            singles.append(
+                ActionButton(label, action_json(action), "pass" if call == "pass" else "")
+            )
+    return singles, [ActionGroup(label, buttons) for label, buttons in groups.items()]
+
+
+def _declare_buttons(legal: Sequence[Mapping[str, Any]]) -> list[ActionButton]:
+    buttons = []
+    for action in legal:
+        if "declare" not in action:
+            continue
+        projects = action["declare"]
+        if not projects:
+            buttons.append(ActionButton(_("No projects"), action_json(action), "pass"))
+            continue
+        parts = []
+        for project in projects:
+            # Left-to-right isolates (U+2066 ... U+2069) keep each card's rank
+            # before its suit inside right-to-left text.
+            cards = " ".join(
+                f"\u2066{card_face(c).rank}{card_face(c).symbol}\u2069" for c in project["cards"]
+            )
+            parts.append(
+                _("%(project)s: %(cards)s")
+                % {
+                    "project": labels.PROJECTS.get(project["project"], project["project"]),
+                    "cards": cards,
+                }
+            )
+        buttons.append(ActionButton(" + ".join(parts), action_json(action)))
+    return buttons
+
+
+def _sawa_button(legal: Sequence[Mapping[str, Any]]) -> ActionButton | None:
+    for action in legal:
+        if action.get("sawa"):
+            return ActionButton(_("Sawa"), action_json(action), "sawa")
+    return None
+
+
+def _played(card: Mapping[str, Any], names: Mapping[int, str], bottom: int) -> PlayedCard:
+    return PlayedCard(
+        position_of(card["seat"], bottom), names[card["seat"]], card_face(card["card"])
+    )
+
+
+def _bid_text(bid: Mapping[str, Any]) -> str:
+    text = str(labels.BIDS.get(bid["bid"], bid["bid"]))
+    if bid.get("trump"):
+        text += f" {labels.SUIT_SYMBOLS[bid['trump']]}"
+    return text
+
+
+def _bid_line(bid: Mapping[str, Any], names: Mapping[int, str]) -> LogLine:
+    return LogLine(names[bid["seat"]], _bid_text(bid), bool(bid.get("auto")))

@@ -1,0 +1,193 @@
+"""Rendering the live table for one user: the page, the htmx responses and the pushes.
+
+Views and the WebSocket consumer all come here, so a seat gets the same
+HTML whichever way it asks. What a user sees is decided by
+``rules.view_for`` for their own seat (or ``None`` for a spectator);
+everything else added here is public: who sits where, the table's
+settings, and the event number the picture belongs to.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import rules
+from games.match.access import invite_matches, is_member, may_join, seat_of
+from games.match.event_log import load_state
+from games.match.models import Match, Seat
+from games.table.picture import SeatInfo, Table, build_table
+
+logger = logging.getLogger(__name__)
+
+TEMPLATE = "games/table.html"
+# Loading reads the match row and then its events; a commit in between would
+# pair a state with the wrong event number, so the read is retried.
+CONSISTENT_READ_ATTEMPTS = 5
+
+
+@dataclass(frozen=True)
+class WaitingSeat:
+    """A chair of a table that has not started yet."""
+
+    number: int
+    team: str
+    name: str
+    is_bot: bool
+    is_empty: bool
+    is_me: bool
+    partner: int
+
+
+@dataclass(frozen=True)
+class MatchReading:
+    """A match, its engine state and its seats, read at one event number."""
+
+    match: Match
+    state: rules.State
+    seats: dict[int, Seat]
+
+    @property
+    def seq(self) -> int:
+        """The event number the state belongs to."""
+        return self.match.seq
+
+
+def read_match(match_id: int) -> MatchReading:
+    """The match's state together with the event number it belongs to.
+
+    Raises Match.DoesNotExist.
+    """
+    for _attempt in range(CONSISTENT_READ_ATTEMPTS):
+        match = Match.objects.get(pk=match_id)
+        state = load_state(match)
+        seq_after = Match.objects.filter(pk=match_id).values_list("seq", flat=True).get()
+        if seq_after == match.seq:
+            break
+    else:
+        # A very busy table: the state may be a move ahead of its number,
+        # which only makes the next action from this picture look stale.
+        logger.info("match %s kept moving while being read", match_id)
+    seats = {seat.number: seat for seat in Seat.objects.filter(match=match).select_related("user")}
+    return MatchReading(match, state, seats)
+
+
+def seat_name(seat: Seat) -> str:
+    """How a seat is called at the table; bots get their seat number to tell them apart."""
+    if seat.is_bot:
+        return _("Bot %(number)s") % {"number": seat.number}
+    return seat.occupant_label
+
+
+def table_for(reading: MatchReading, user: Any) -> Table:
+    """The printable table for ``user``: their seat's view, or a spectator's."""
+    mine = seat_of(reading.seats.values(), user)
+    view = rules.view_for(reading.state, mine.number if mine else None)
+    seats = {
+        n: SeatInfo(seat_name(seat), is_bot=seat.is_bot, away=seat.away)
+        for n, seat in reading.seats.items()
+    }
+    return build_table(
+        view, seats, seq=reading.seq, deadline=_countdown(reading), now=timezone.now()
+    )
+
+
+def _countdown(reading: MatchReading) -> Any:
+    """The deadline of the person to act, if the table keeps one.
+
+    A bot, or a seat played by a bot while its player is away, acts after a
+    short delay rather than at a deadline worth watching, so it gets none.
+    """
+    turn = reading.state.turn
+    seat = reading.seats.get(turn) if turn else None
+    if seat is None or seat.is_bot or seat.away:
+        return None
+    return getattr(reading.match, "deadline", None)
+
+
+def waiting_room(reading: MatchReading, user: Any) -> list[WaitingSeat]:
+    """The four chairs of a table waiting for players."""
+    mine = seat_of(reading.seats.values(), user)
+    return [
+        WaitingSeat(
+            number=n,
+            team="A" if n % 2 else "B",
+            name=seat_name(seat) if not seat.is_empty else "",
+            is_bot=seat.is_bot,
+            is_empty=seat.is_empty,
+            is_me=mine is not None and mine.number == n,
+            partner=(n + 1) % 4 + 1,
+        )
+        for n, seat in sorted(reading.seats.items())
+    ]
+
+
+def table_context(
+    reading: MatchReading, user: Any, *, invite: str = "", error: str = "", oob: bool = False
+) -> dict[str, Any]:
+    """The template context of the table region for ``user``."""
+    match = reading.match
+    mine = seat_of(reading.seats.values(), user)
+    member = is_member(match, reading.seats.values(), user)
+    valid_invite = invite_matches(match, invite)
+    context: dict[str, Any] = {
+        "match": match,
+        "seq": reading.seq,
+        "my_seat": mine,
+        "member": member,
+        "invite": invite if valid_invite else "",
+        "error": error,
+        "oob": oob,
+        "urls": _urls(match.pk),
+    }
+    if match.status == Match.Status.WAITING:
+        seats = waiting_room(reading, user)
+        context.update(
+            waiting=seats,
+            full=all(not s.is_empty for s in seats),
+            may_sit=mine is None and may_join(match, user, invite),
+            invite_url=_invite_url(match) if member and match.is_private else "",
+        )
+    elif reading.seq:
+        context["t"] = table_for(reading, user)
+    return context
+
+
+def render_table(
+    reading: MatchReading,
+    user: Any,
+    *,
+    request: Any = None,
+    invite: str = "",
+    error: str = "",
+    oob: bool = False,
+) -> str:
+    """The table region's HTML for ``user`` (an out-of-band swap when ``oob``)."""
+    context = table_context(reading, user, invite=invite, error=error, oob=oob)
+    return render_to_string(f"{TEMPLATE}#table", context, request=request)
+
+
+def _urls(match_id: int) -> dict[str, str]:
+    args = [match_id]
+    return {
+        "page": reverse("play:table", args=args),
+        "act": reverse("play:act", args=args),
+        "sit": reverse("play:sit", args=args),
+        "leave": reverse("play:leave", args=args),
+        "bot": reverse("play:bot", args=args),
+        "start": reverse("play:start", args=args),
+        "back": reverse("play:back", args=args),
+        "socket": f"/ws/match/{match_id}/",
+        "history": reverse("games:detail", args=args),
+        "lobby": reverse("play:lobby"),
+    }
+
+
+def _invite_url(match: Match) -> str:
+    return f"{reverse('play:table', args=[match.pk])}?invite={match.invite_token}"

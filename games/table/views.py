@@ -1,0 +1,202 @@
+"""The live table: its page, the one action endpoint and the seat buttons.
+
+Every change goes through ``games.match.services``; every answer is the table
+region rendered for the asking user (``games.table.render``), so an htmx
+response, a WebSocket push and a page load show the same thing. Plain form
+posts without JavaScript are answered with a redirect back to the page.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from games.match import services
+from games.match.access import may_see
+from games.match.errors import MalformedAction, ServiceError
+from games.match.models import Match
+from games.table.forms import BotForm, SeatForm
+from games.table.refusals import refusal_message, refusal_status
+from games.table.render import (
+    TEMPLATE,
+    MatchReading,
+    read_match,
+    render_table,
+    table_context,
+)
+
+# Bigger bodies are never a Baloot action; refuse them before parsing.
+MAX_ACTION_BYTES = 4096
+
+
+@login_required
+@vary_on_headers("HX-Request")
+def table(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table page; an htmx request gets the table region alone."""
+    invite = request.GET.get("invite", "")
+    try:
+        reading = read_match(pk)
+    except Match.DoesNotExist:
+        raise Http404 from None
+    if not may_see(reading.match, request.user, reading.seats.values(), invite):
+        raise Http404
+    if request.htmx:  # type: ignore[attr-defined]
+        return HttpResponse(render_table(reading, request.user, request=request, invite=invite))
+    context = table_context(reading, request.user, invite=invite)
+    return render(request, TEMPLATE, context)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def act(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record one action of the user's seat: ``action`` (JSON) seen at ``expected_seq``."""
+    try:
+        action, expected_seq = _action_input(request)
+        services.submit(request.user, pk, action, expected_seq)
+    except ServiceError as error:
+        return _refused(request, pk, error)
+    return _done(request, pk)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def sit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take a free seat (its partner is the seat opposite)."""
+    form = SeatForm(request.POST)
+    invite = request.POST.get("invite", "")
+    if not form.is_valid():
+        return _refused(request, pk, MalformedAction(_("Choose a seat from 1 to 4.")), invite)
+    number = form.cleaned_data["number"]
+    return _seat_change(
+        request,
+        pk,
+        lambda: services.take_seat(request.user, pk, number, invite_token=invite),
+        invite,
+    )
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def leave(request: HttpRequest, pk: int) -> HttpResponse:
+    """Leave the table: a free seat before the start, a bot plays it afterwards."""
+    return _seat_change(request, pk, lambda: services.leave_seat(request.user, pk))
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def bot(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add a bot to an empty seat, or remove one, before the start."""
+    form = BotForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, pk, MalformedAction(_("Choose a seat from 1 to 4.")))
+    number = form.cleaned_data["number"]
+    change = services.add_bot if form.cleaned_data["op"] == "add" else services.remove_bot
+    return _seat_change(request, pk, lambda: change(request.user, pk, number))
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def start(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start the match once all four seats are filled."""
+    return _seat_change(request, pk, lambda: services.start_match(request.user, pk))
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def come_back(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take one's seat back from the bot that played it."""
+    return _seat_change(request, pk, lambda: services.come_back(request.user, pk))
+
+
+def _action_input(request: HttpRequest) -> tuple[Any, Any]:
+    """The posted action and move number; raises MalformedAction.
+
+    A form post carries ``action`` as JSON text (the button's value) and
+    ``expected_seq``; a JSON body carries both as an object. The Baloot
+    toggle adds ``baloot`` to a card play.
+    """
+    if len(request.body) > MAX_ACTION_BYTES:
+        raise MalformedAction(_("This action is far too long."))
+    if request.content_type == "application/json":
+        body = _json(request.body)
+        if not isinstance(body, dict):
+            raise MalformedAction(_("Send an object with “action” and “expected_seq”."))
+        return body.get("action"), body.get("expected_seq")
+    action = _json(request.POST.get("action", ""))
+    if isinstance(action, dict) and "play" in action and request.POST.get("baloot") == "on":
+        action["baloot"] = True
+    seen = request.POST.get("expected_seq", "")
+    return action, int(seen) if seen.isascii() and seen.isdigit() else seen
+
+
+def _json(text: str | bytes) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise MalformedAction(_("The action is not valid JSON.")) from None
+
+
+def _seat_change(
+    request: HttpRequest, pk: int, change: Callable[[], object], invite: str = ""
+) -> HttpResponse:
+    try:
+        change()
+    except ServiceError as error:
+        return _refused(request, pk, error, invite)
+    return _done(request, pk, invite)
+
+
+def _done(request: HttpRequest, pk: int, invite: str = "") -> HttpResponse:
+    """The table as it now is: the region for htmx, a redirect for a plain form."""
+    if not request.htmx:  # type: ignore[attr-defined]
+        return redirect(_page_url(pk, invite), permanent=False)
+    reading = read_match(pk)
+    return HttpResponse(render_table(reading, request.user, request=request, invite=invite))
+
+
+def _refused(request: HttpRequest, pk: int, error: ServiceError, invite: str = "") -> HttpResponse:
+    """The refusal's message with a 4xx status, and the table as it is when it may be seen."""
+    status = refusal_status(error)
+    message = refusal_message(error)
+    reading = _visible_reading(request, pk, invite)
+    if reading is None:
+        if request.htmx:  # type: ignore[attr-defined]
+            return render(request, f"{TEMPLATE}#refusal", {"error": message}, status=status)
+        return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    if request.htmx:  # type: ignore[attr-defined]
+        html = render_table(reading, request.user, request=request, invite=invite, error=message)
+        return HttpResponse(html, status=status)
+    messages.error(request, message)
+    context = table_context(reading, request.user, invite=invite)
+    return render(request, TEMPLATE, context, status=status)
+
+
+def _visible_reading(request: HttpRequest, pk: int, invite: str) -> MatchReading | None:
+    """The match as it is, if the user may look at it."""
+    try:
+        reading = read_match(pk)
+    except Match.DoesNotExist:
+        return None
+    return reading if may_see(reading.match, request.user, reading.seats.values(), invite) else None
+
+
+def _page_url(pk: int, invite: str = "") -> str:
+    url = reverse("play:table", args=[pk])
+    return f"{url}?{urlencode({'invite': invite})}" if invite else url

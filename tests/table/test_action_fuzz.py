@@ -1,0 +1,374 @@
+"""Fuzzing the action endpoint and the table's WebSocket with malformed and illegal input.
+
+Thousands of seeded random requests: random JSON and bytes, wrong types,
+wrong seats, wrong phases, stale move numbers, other users, strangers,
+anonymous visitors, wrong methods, oversized bodies, missing CSRF tokens.
+Each is built to be refused — one that the rules engine would accept from
+the seat to act at the current move number is made stale first, so the
+test can demand that nothing changes. Then: no answer is a 5xx, nothing is
+logged at error level or with a traceback, and every match is stored
+exactly as before.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import string
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games import rules
+from games.match import services
+from games.match.action_input import clean_action
+from games.match.errors import MalformedAction
+from games.match.event_log import load_state
+from games.match.models import Match
+from tests.support.drivers import Driver, seat_everyone
+from tests.support.log_check import stored
+from tests.table.live import close_all, seq_of, socket_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SEED = 20261202
+CARDS = [rank + suit for rank in "789TJQKA" for suit in "SHDC"]
+KEYS = [
+    "seat", "bid", "trump", "redeal", "double", "lock", "declare", "play", "baloot", "sawa",
+    "auto", "at", "", "x", "__proto__", "Seat", "play ",
+]  # fmt: skip
+VERB_VALUES: dict[str, list[Any]] = {
+    "bid": ["pass", "sun", "hokum", "ashkal", "confirm", "SUN", "", "double"],
+    "trump": ["S", "H", "D", "C", "X", "spades"],
+    "double": ["double", "triple", "four", "gahwa", "pass", "quintuple"],
+    "play": [*CARDS, "1S", "TX", "", "AS AS"],
+    "declare": [[], [{"project": "sira", "cards": ["7S", "8S", "9S"]}], [{"project": "x"}]],
+    "redeal": [True, False],
+    "sawa": [True, False],
+    "baloot": [True, False],
+    "lock": [True, False],
+}
+# Answers that refuse: never a success (200 to htmx, 302 to the table).
+REFUSALS = {400, 403, 404, 405, 409, 422}
+
+
+class Recorder(logging.Handler):
+    """Keeps every record at warning level or above."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+def log_records() -> Iterator[list[logging.LogRecord]]:
+    """What the site logs meanwhile; the ``django`` logger does not propagate, so both."""
+    recorder = Recorder()
+    loggers = [logging.getLogger(), logging.getLogger("django")]
+    for logger in loggers:
+        logger.addHandler(recorder)
+    try:
+        yield recorder.records
+    finally:
+        for logger in loggers:
+            logger.removeHandler(recorder)
+
+
+def random_text(rng: random.Random) -> str:
+    alphabet = string.printable + "éü☃♠♥\u202e\x00"
+    return "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
+
+
+def random_json(rng: random.Random, depth: int = 0) -> Any:
+    kind = rng.randrange(8 if depth < 3 else 5)
+    if kind == 0:
+        return None
+    if kind == 1:
+        return rng.choice([True, False])
+    if kind == 2:
+        return rng.choice([0, -1, 1, 4, 5, 2**63, -(2**70), rng.randrange(-1000, 1000)])
+    if kind == 3:
+        return rng.choice([0.5, -0.0, 1e308, float(rng.random())])
+    if kind == 4:
+        return random_text(rng)
+    if kind == 5:
+        return [random_json(rng, depth + 1) for _ in range(rng.randrange(0, 4))]
+    return {rng.choice(KEYS): random_json(rng, depth + 1) for _ in range(rng.randrange(0, 4))}
+
+
+def random_action(rng: random.Random, state: rules.State) -> Any:
+    """Something shaped more or less like an action: random, verb-shaped, or legal."""
+    kind = rng.randrange(6)
+    if kind == 0:
+        return random_json(rng)
+    if kind in (1, 2):
+        verb = rng.choice(list(VERB_VALUES))
+        action: dict[str, Any] = {verb: rng.choice(VERB_VALUES[verb])}
+        if rng.random() < 0.3:
+            extra = rng.choice(list(VERB_VALUES))
+            action[extra] = rng.choice(VERB_VALUES[extra])
+        if rng.random() < 0.2:
+            action["seat"] = rng.choice([1, 2, 3, 4, 0, 9, True, "1"])
+        if rng.random() < 0.1:
+            action[rng.choice(["auto", "at"])] = rng.choice([True, "2030-01-01T00:00:00Z"])
+        return action
+    legal = rules.legal_actions(state) if state.turn is not None else []
+    if not legal:
+        return random_json(rng)
+    action = {k: v for k, v in rng.choice(legal).items() if k != "seat" or rng.random() < 0.5}
+    if kind == 5 and rng.random() < 0.5:
+        # Another seat's name on a legal action.
+        action["seat"] = rng.choice([s for s in (1, 2, 3, 4) if s != state.turn])
+    return action
+
+
+def accepted_by_engine(state: rules.State, action: Any) -> bool:
+    """True when the seat to act could have this action recorded at the current move."""
+    try:
+        fields = clean_action(action)
+    except MalformedAction:
+        return False
+    if fields.get("seat", state.turn) != state.turn:
+        return False
+    try:
+        rules.apply(state, {"seat": state.turn, **{k: v for k, v in fields.items() if k != "seat"}})
+    except rules.IllegalAction:
+        return False
+    return True
+
+
+class Table:
+    """One match the fuzzer aims at, as it stands (it must never move)."""
+
+    def __init__(self, match: Match, players: dict[int, User]) -> None:
+        self.match_id = match.pk
+        self.state = load_state(Match.objects.get(pk=match.pk))
+        self.seq = Match.objects.get(pk=match.pk).seq
+        self.turn_user = players[self.state.turn] if self.state.turn else None
+
+
+@pytest.fixture
+def tables(players: dict[int, User]) -> list[Table]:
+    """Matches in every situation: bidding, playing mid-trick, waiting, aborted."""
+    bidding = services.start_match(players[1], seat_everyone(players))
+    driver = Driver(services.start_match(players[1], seat_everyone(players)), seed=5)
+    driver.until(lambda s: s.phase is rules.Phase.PLAYING and len(s.deal_actions) % 4 == 2)
+    waiting = seat_everyone(players)
+    aborted = services.abort_match(services.start_match(players[1], seat_everyone(players)).match)
+    return [
+        Table(match, players) for match in (bidding.match, driver.outcome.match, waiting, aborted)
+    ]
+
+
+def server_reading(request: tuple[str, Any]) -> tuple[Any, Any] | None:
+    """The action and move number the endpoint will read from a request, as the view does.
+
+    None when the request cannot even be read (it is refused as malformed).
+    """
+    kind, payload = request
+    if kind == "form":
+        try:
+            action = json.loads(payload["action"])
+        except ValueError:
+            return None
+        if isinstance(action, dict) and "play" in action and payload.get("baloot") == "on":
+            action["baloot"] = True
+        seen = payload.get("expected_seq", "")
+        return action, int(seen) if seen.isascii() and seen.isdigit() else seen
+    if kind == "json":
+        try:
+            body = json.loads(payload)
+        except ValueError:
+            return None
+        return (body.get("action"), body.get("expected_seq")) if isinstance(body, dict) else None
+    return None
+
+
+def would_be_recorded(table: Table, request: tuple[str, Any]) -> bool:
+    """True when the seat to act sending ``request`` would get its action recorded."""
+    reading = server_reading(request)
+    if reading is None:
+        return False
+    action, seq = reading
+    return (
+        type(seq) is int
+        and seq == table.seq
+        and table.state.turn is not None
+        and accepted_by_engine(table.state, action)
+    )
+
+
+def build_request(rng: random.Random, action: Any, seq: Any, *, garble: bool) -> tuple[str, Any]:
+    """A request body for the action endpoint: ("form", fields) or ("json", bytes)."""
+    if rng.random() < 0.6:
+        text = random_text(rng) if garble and rng.random() < 0.2 else json.dumps(action)
+        fields = {"action": text}
+        if seq is not None:
+            fields["expected_seq"] = str(seq)
+        if rng.random() < 0.1:
+            fields["baloot"] = "on"
+        return "form", fields
+    body: Any = {"action": action, "expected_seq": seq}
+    if garble and rng.random() < 0.2:
+        body = random_json(rng)
+    raw = json.dumps(body).encode()
+    if garble and rng.random() < 0.1:
+        raw = raw[: rng.randrange(len(raw) + 1)] + bytes([rng.randrange(256)])
+    return "json", raw
+
+
+def fuzz_http(
+    rng: random.Random,
+    tables: list[Table],
+    clients: dict[str, Client],
+    seated: dict[str, User | None],
+    cases: int,
+) -> list[str]:
+    """Send ``cases`` bad requests to the action endpoint; returns what went wrong."""
+    problems = []
+    for case in range(cases):
+        table = rng.choice(tables)
+        who = rng.choice(list(clients))
+        client = clients[who]
+        user = seated[who]
+        match_id = table.match_id if rng.random() > 0.03 else rng.choice([0, 999_999])
+        url = reverse("play:act", args=[match_id])
+        action = random_action(rng, table.state)
+        seq: Any = rng.choice(
+            [table.seq] * 4
+            + [table.seq - 1, table.seq + 1, 0, -1, 10**12, "1", "", "x", 1.0, True, None]
+        )
+        htmx: dict[str, Any] = {"HTTP_HX_REQUEST": "true"} if rng.random() < 0.7 else {}
+        roll = rng.random()
+        if roll < 0.85:
+            request = build_request(rng, action, seq, garble=True)
+            if user is not None and user == table.turn_user and would_be_recorded(table, request):
+                # A good move: make it stale, as a replayed request would be.
+                stale = table.seq + rng.choice([-1, 1])
+                request = build_request(rng, action, stale, garble=False)
+            kind, payload = request
+            if kind == "form":
+                response = client.post(url, payload, **htmx)
+            else:
+                response = client.generic(
+                    "POST", url, payload, content_type="application/json", **htmx
+                )
+        elif roll < 0.92:
+            filler = "x" * rng.choice([4097, 20_000])
+            request = ("form", {"action": filler, "expected_seq": "1"})
+            response = client.post(url, request[1], **htmx)
+        else:
+            request = (rng.choice(["GET", "PUT", "DELETE", "PATCH"]), b"{}")
+            response = client.generic(request[0], url, b"{}", content_type="application/json")
+        status = response.status_code
+        if who == "anonymous":
+            if status != 302 or "/accounts/login/" not in response.get("Location", ""):
+                problems.append(f"case {case}: anonymous got {status}")
+        elif status not in REFUSALS:
+            problems.append(
+                f"case {case} ({who}, match {match_id}, {request!r}): status {status}: "
+                f"{response.content[:300]!r}"
+            )
+    return problems
+
+
+@pytest.mark.parametrize(
+    "cases",
+    [
+        pytest.param(500, id="500-requests"),
+        # The full run of the issue's size; CI runs it.
+        pytest.param(10_000, id="10000-requests", marks=pytest.mark.slow),
+    ],
+)
+def test_bad_actions_at_the_endpoint_change_nothing_and_never_fail(
+    cases: int,
+    tables: list[Table],
+    players: dict[int, User],
+    make_user: Any,
+    log_records: list[logging.LogRecord],
+):
+    outsider = make_user("mallory")
+    clients: dict[str, Client] = {}
+    seated: dict[str, User | None] = {}
+    for name, user in [*((f"seat{n}", u) for n, u in players.items()), ("outsider", outsider)]:
+        client = Client()
+        client.force_login(user)
+        clients[name] = client
+        seated[name] = user if name != "outsider" else None
+    clients["anonymous"] = Client()
+    seated["anonymous"] = None
+    # Without its CSRF token, a logged-in browser's post is refused (403).
+    forged = Client(enforce_csrf_checks=True)
+    forged.force_login(players[1])
+    clients["no-csrf"] = forged
+    seated["no-csrf"] = None
+    before = [stored(table.match_id) for table in tables]
+
+    problems = fuzz_http(random.Random(SEED + cases), tables, clients, seated, cases)
+
+    assert problems == []
+    assert [stored(table.match_id) for table in tables] == before
+    errors = [r for r in log_records if r.levelno >= logging.ERROR or r.exc_info]
+    assert errors == [], [r.getMessage() for r in errors[:5]]
+
+
+@pytest.mark.asyncio
+async def test_garbage_on_the_table_socket_changes_nothing_and_never_breaks_it(
+    tables: list[Table],
+    players: dict[int, User],
+    make_user: Any,
+    settings: Any,
+    log_records: list[logging.LogRecord],
+):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    rng = random.Random(SEED)
+    outsider = await database_sync_to_async(make_user)("mallory")
+    running = [t for t in tables if t.turn_user is not None]
+    before = [await database_sync_to_async(stored)(t.match_id) for t in tables]
+    sockets = []
+    for table in running:
+        for user in (table.turn_user, players[(table.state.turn or 4) % 4 + 1], outsider):
+            socket = await socket_for(table.match_id, user)
+            connected, _ = await socket.connect()
+            assert connected
+            assert seq_of(await socket.receive_from()) == table.seq
+            sockets.append((table, socket))
+    try:
+        for _ in range(2_000):
+            table, socket = rng.choice(sockets)
+            roll = rng.random()
+            if roll < 0.4:
+                message = json.dumps(random_json(rng))
+            elif roll < 0.7:
+                message = json.dumps({"seq": rng.choice([random_json(rng), table.seq - 1, -5])})
+            elif roll < 0.8:
+                message = json.dumps({"action": random_action(rng, table.state), "seq": table.seq})
+            elif roll < 0.9:
+                message = random_text(rng) + "x" * rng.choice([0, 300, 5000])
+            else:
+                await socket.send_to(bytes_data=bytes(rng.randrange(256) for _ in range(20)))
+                continue
+            # The test communicator cannot send an empty frame; a browser never does.
+            await socket.send_to(text_data=message or " ")
+        # Every socket still answers, and only ever with the table as it is.
+        for table, socket in sockets:
+            await socket.send_to(text_data=json.dumps({"seq": -1}))
+            while True:
+                frame = await socket.receive_from(timeout=10)
+                assert seq_of(frame) == table.seq
+                if await socket.receive_nothing(timeout=0.2):
+                    break
+    finally:
+        await close_all(socket for _table, socket in sockets)
+    assert [await database_sync_to_async(stored)(t.match_id) for t in tables] == before
+    errors = [r for r in log_records if r.levelno >= logging.ERROR or r.exc_info]
+    assert errors == [], [r.getMessage() for r in errors[:5]]

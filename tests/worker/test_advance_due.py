@@ -1,0 +1,226 @@
+"""Expired timers and bots' turns, played by ``due_turns.advance_due`` on a clock the test moves."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+
+from games import rules
+from games.match import services
+from games.match.event_log import load_state
+from games.match.models import DealSnapshot, Event, Match, Seat
+from games.worker import due_turns
+from tests.support.clock import Clock, deadline_of, reload
+from tests.support.log_check import assert_log_consistent
+
+pytestmark = pytest.mark.django_db
+
+TableStarter = Callable[..., services.Outcome]
+
+
+def last_action(match: Match) -> Event:
+    """The match's latest action event (a deal may follow it)."""
+    return Event.objects.filter(match=match, kind=Event.Kind.ACTION).latest("seq")
+
+
+def expire(match: Match, clock: Clock) -> int:
+    """Move the clock to the match's deadline and let the due turns play."""
+    return due_turns.advance_due(now=clock.set(deadline_of(match)))
+
+
+def turn_of(match: Match) -> int:
+    """The seat to act in the stored match."""
+    turn = load_state(reload(match)).turn
+    assert turn is not None
+    return turn
+
+
+def seat(match: Match, number: int) -> Seat:
+    return Seat.objects.get(match=match, number=number)
+
+
+def test_nothing_is_played_before_the_deadline(start_table: TableStarter, clock: Clock):
+    match = start_table().match
+    deadline = deadline_of(match)
+    assert due_turns.advance_due(now=deadline - timedelta(microseconds=1)) == 0
+    assert reload(match).seq == 1
+
+
+def test_at_the_deadline_the_engine_plays_the_forced_action_marked_auto(
+    start_table: TableStarter, clock: Clock
+):
+    outcome = start_table()
+    expected = rules.forced_action(outcome.state)
+    late = turn_of(outcome.match)
+    assert expire(outcome.match, clock) == 1
+    event = last_action(outcome.match)
+    assert event.seq == outcome.seq + 1
+    assert event.payload == expected
+    assert event.payload["auto"] is True
+    assert event.auto is True
+    assert event.actor_seat == late
+    assert seat(outcome.match, late).missed_turns == 1
+    assert_log_consistent(outcome.match)
+
+
+def test_a_running_match_without_a_deadline_is_due_at_once(start_table: TableStarter, clock: Clock):
+    # As a match started before deadlines were stored would be.
+    match = start_table(bots=(1, 2, 3, 4)).match
+    Match.objects.filter(pk=match.pk).update(deadline=None)
+    assert due_turns.advance_due(now=clock.now) == 1
+    assert reload(match).seq == 2
+    assert reload(match).deadline is not None
+
+
+def test_a_due_turn_is_played_once_however_often_the_worker_asks(
+    start_table: TableStarter, clock: Clock
+):
+    match = start_table().match
+    assert expire(match, clock) == 1
+    assert due_turns.advance_due(now=clock.now) == 0
+    assert reload(match).seq == 2
+    # A worker that saw the match before the event does nothing either.
+    assert due_turns.play_due_turn(match.pk, 1, clock.advance(60)) is None
+    assert reload(match).seq == 2
+
+
+def test_bots_move_once_each_after_the_bot_delay(
+    start_table: TableStarter, clock: Clock, settings: Any
+):
+    settings.BOT_DELAY_SECONDS = 1
+    match = start_table(bots=(1, 2, 3, 4)).match
+    for move in range(1, 6):
+        assert due_turns.advance_due(now=clock.advance(0.999)) == 0
+        assert due_turns.advance_due(now=clock.advance(0.001)) == 1
+        assert due_turns.advance_due(now=clock.now) == 0
+        event = last_action(match)
+        assert event.seq == 1 + move
+        assert event.auto is False
+        assert "auto" not in event.payload
+    assert_log_consistent(match)
+
+
+def test_three_missed_turns_put_the_seat_away_until_its_player_comes_back(
+    start_table: TableStarter, players: dict[int, User], clock: Clock
+):
+    outcome = start_table()
+    match = outcome.match
+    first = turn_of(outcome.match)
+    misses = 0
+    while misses < 3:
+        acting = turn_of(match)
+        assert expire(match, clock) == 1
+        assert last_action(match).auto is True
+        if acting == first:
+            misses += 1
+            assert seat(match, first).missed_turns == misses
+            assert seat(match, first).away is (misses == 3)
+    # From now on the bot plays the seat, after the bot delay, without "auto".
+    while turn_of(match) != first:
+        assert expire(match, clock) == 1
+    assert reload(match).deadline == clock.now
+    assert expire(match, clock) == 1
+    played = last_action(match)
+    assert (played.actor_seat, played.auto) == (first, False)
+    assert_log_consistent(match)
+
+    services.come_back(players[first], match)
+    assert not seat(match, first).away
+    while turn_of(match) != first:
+        assert expire(match, clock) == 1
+    # A person's full time again: 8 s for a decision, the table's 15 s for a card.
+    playing = load_state(reload(match)).phase is rules.Phase.PLAYING
+    assert (deadline_of(match) - clock.now).total_seconds() == (15 if playing else 8)
+    assert expire(match, clock) == 1
+    assert (last_action(match).actor_seat, last_action(match).auto) == (first, True)
+    assert seat(match, first).missed_turns == 1
+
+
+def test_a_player_acting_in_time_starts_counting_again(
+    start_table: TableStarter, players: dict[int, User], clock: Clock
+):
+    outcome = start_table()
+    first = turn_of(outcome.match)
+    assert expire(outcome.match, clock) == 1
+    assert seat(outcome.match, first).missed_turns == 1
+    while turn_of(outcome.match) != first:
+        assert expire(outcome.match, clock) == 1
+    services.submit(players[first], outcome.match, {"bid": "pass"}, reload(outcome.match).seq)
+    assert seat(outcome.match, first).missed_turns == 0
+
+
+def test_a_player_who_leaves_is_played_by_the_bot(
+    start_table: TableStarter, players: dict[int, User], clock: Clock
+):
+    outcome = start_table()
+    leaving = turn_of(outcome.match)
+    services.leave_seat(players[leaving], outcome.match)
+    assert reload(outcome.match).deadline == clock.now
+    assert due_turns.advance_due(now=clock.now) == 1
+    event = last_action(outcome.match)
+    assert (event.actor_seat, event.auto) == (leaving, False)
+    assert seat(outcome.match, leaving).missed_turns == 0
+
+
+def test_a_match_whose_log_does_not_replay_does_not_stop_the_others(
+    start_table: TableStarter, clock: Clock, caplog: pytest.LogCaptureFixture
+):
+    broken = start_table(bots=(1, 2, 3, 4)).match
+    healthy = start_table(bots=(1, 2, 3, 4)).match
+    # Spoil the broken match's deck behind the services' back, and drop the
+    # snapshot that would hide it, so that its log no longer replays.
+    deal = Event.objects.get(match=broken, seq=1)
+    deal.payload["deal"]["deck"] = deal.payload["deal"]["deck"][:31]
+    Event.objects.filter(pk=deal.pk).update(payload=deal.payload)
+    DealSnapshot.objects.filter(match=broken).delete()
+    assert due_turns.advance_due(now=clock.now) == 1
+    assert reload(healthy).seq == 2
+    assert reload(broken).seq == 1
+    failure = f"match {broken.pk}: the due turn could not be played"
+    assert caplog.text.count(failure) == 1
+    # It is tried again a minute later, not on every pass of the worker.
+    assert deadline_of(broken) == clock.now + timedelta(minutes=1)
+    due_turns.advance_due(now=clock.advance(59))
+    assert caplog.text.count(failure) == 1
+    due_turns.advance_due(now=clock.advance(1))
+    assert caplog.text.count(failure) == 2
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("bots", [(), (1, 2, 3, 4)], ids=["timer", "bot"])
+def test_racing_workers_record_a_due_turn_once(
+    start_table: TableStarter, clock: Clock, bots: tuple[int, ...]
+):
+    match = start_table(bots=bots).match
+    now = clock.set(deadline_of(match))
+    workers = 8
+    start = threading.Barrier(workers)
+    played: list[int] = []
+    failures: list[BaseException] = []
+
+    def worker() -> None:
+        try:
+            start.wait()
+            played.append(due_turns.advance_due(now=now))
+        except BaseException as error:  # any failure fails the test below
+            failures.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not failures
+    assert sorted(played) == [0] * (workers - 1) + [1]
+    assert Event.objects.filter(match=match).count() == 2
+    assert last_action(match).auto is not bool(bots)
+    assert_log_consistent(match)
