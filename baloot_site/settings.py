@@ -105,6 +105,10 @@ ROUND_PAUSE_SECONDS = environment.seconds(os.environ, "ROUND_PAUSE_SECONDS", 5.0
 # Without Redis, each server process relays the worker's events to its own
 # clients (games/table/relay.py); scripts/run.sh turns this on when REDIS_URL is unset.
 RELAY_WORKER_EVENTS = environment.flag(os.environ, "RELAY_WORKER_EVENTS", default=False)
+# The worker deletes a table nobody started this long after it was opened.
+WAITING_TABLE_EXPIRY_SECONDS = environment.seconds(
+    os.environ, "WAITING_TABLE_EXPIRY_SECONDS", 2 * 60 * 60.0
+)
 # /health/ reports the worker dead when no worker has finished a pass for this long.
 HEALTH_WORKER_STALE_SECONDS = environment.seconds(os.environ, "HEALTH_WORKER_STALE_SECONDS", 60.0)
 

@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
 
 from games.worker import due_turns
+from games.worker.chores import Chores
 from health.beats import Heart
 
 logger = logging.getLogger("games.worker")
@@ -57,6 +58,8 @@ class Command(BaseCommand):
         logger.info("worker: started, looking for due turns every %ss when idle", interval)
         # /health/ reads this worker's heartbeat (health.beats).
         self.heart = Heart()
+        # Expired waiting tables and sessions (games.worker.chores).
+        self.chores = Chores()
         while not stop.is_set():
             played = self._pass()
             # Busy tables are served again at once; an idle worker waits.
@@ -75,6 +78,7 @@ class Command(BaseCommand):
         try:
             played = due_turns.advance_due()
             self.heart.beat()
+            self.chores.run_due()
             return played
         except DatabaseError:
             logger.exception("worker: database error; retrying")
