@@ -20,6 +20,8 @@ class Profile(models.Model):
     # choices field, so that adding a language needs no migration; the view
     # that saves it checks the code.
     language = models.CharField(_("language"), max_length=16, blank=True)
+    # Off: the player sees no table chat and cannot write in it.
+    chat_enabled = models.BooleanField(_("table chat"), default=True)
 
     class Meta:
         verbose_name = _("profile")

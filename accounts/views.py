@@ -11,8 +11,9 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
-from django.urls import reverse_lazy
+from django.urls import reverse, reverse_lazy
 from django.utils.decorators import method_decorator
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView, TemplateView
 from django_ratelimit.decorators import ratelimit
@@ -22,6 +23,8 @@ from accounts.limits import rate
 from games.history.my_matches import history_lines, my_seats
 from games.match.models import Match
 
+# The query parameter and form field that carry the page to go to after signing up.
+NEXT = "next"
 # The profile lists the latest matches; "My matches" pages through them all.
 RECENT_MATCHES = 10
 
@@ -32,16 +35,38 @@ RECENT_MATCHES = 10
     ratelimit(group="signup", key="ip", rate=rate("SIGNUP"), method="POST"), name="post"
 )
 class SignUpView(FormView):
-    """Create an account and log straight in."""
+    """Create an account and log straight in, then go where the visitor was heading.
+
+    A visitor sent here from an invite link (``next``, passed on by the login
+    page) lands on that table; anyone else lands in the lobby, where "Play
+    now" is the first thing on the page.
+    """
 
     form_class = SignUpForm
     template_name = "accounts/signup.html"
-    success_url = reverse_lazy("accounts:profile")
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.user.is_authenticated:
-            return redirect("accounts:profile")
+            return redirect(self.next_url() or reverse("accounts:profile"))
         return super().dispatch(request, *args, **kwargs)
+
+    def next_url(self) -> str:
+        """The page the visitor wanted, if it is one of this site's; else empty."""
+        wanted = self.request.POST.get(NEXT, self.request.GET.get(NEXT, ""))
+        safe = url_has_allowed_host_and_scheme(
+            wanted,
+            allowed_hosts={self.request.get_host()},
+            require_https=self.request.is_secure(),
+        )
+        return wanted if safe else ""
+
+    def get_success_url(self) -> str:
+        return self.next_url() or reverse("play:lobby")
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context[NEXT] = self.next_url()
+        return context
 
     def form_valid(self, form: SignUpForm) -> HttpResponse:
         user = form.save()

@@ -183,13 +183,34 @@ REDIS_SOCKET_TIMEOUT = 30
 # at once; a daphne process with a few hundred sockets connecting together
 # exceeded that, and each failure ended a socket's handshake with a 500.
 REDIS_MAX_CONNECTIONS = 1000
+# A channel stays in a group this long after it last joined (channels_redis's
+# own default is a day). Live consumers join again every third of it, so
+# only the channels of a process that died without leaving drop out, and
+# announcements stop filling their queues within minutes.
+DEFAULT_GROUP_EXPIRY = 120.0
+
+
+def group_expiry(env: Mapping[str, str]) -> int:
+    """Whole seconds a group membership lasts unless renewed (CHANNEL_GROUP_EXPIRY).
+
+    Raises ImproperlyConfigured for anything under 3 seconds, too short to renew.
+    """
+    value = seconds(env, "CHANNEL_GROUP_EXPIRY", DEFAULT_GROUP_EXPIRY)
+    if value < 3:
+        raise ImproperlyConfigured(f"CHANNEL_GROUP_EXPIRY={value!r} is under 3 seconds.")
+    return int(value)
 
 
 def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
     """channels_redis when REDIS_URL is set, otherwise the in-memory layer of one process."""
     url = env.get("REDIS_URL", "").strip()
     if not url:
-        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+        return {
+            "default": {
+                "BACKEND": "channels.layers.InMemoryChannelLayer",
+                "CONFIG": {"group_expiry": group_expiry(env)},
+            }
+        }
     return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -200,7 +221,8 @@ def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
                         "socket_timeout": REDIS_SOCKET_TIMEOUT,
                         "max_connections": REDIS_MAX_CONNECTIONS,
                     }
-                ]
+                ],
+                "group_expiry": group_expiry(env),
             },
         }
     }

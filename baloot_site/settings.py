@@ -93,6 +93,13 @@ DATABASES = {"default": environment.database(os.environ, BASE_DIR / "db.sqlite3"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = environment.channel_layers(os.environ)
+# Each table socket joins its match's group again this often, so that its
+# membership (CHANNEL_GROUP_EXPIRY, two minutes unless set) never lapses
+# while it lives, and a killed process's channels drop out.
+CHANNEL_GROUP_RENEWAL = environment.group_expiry(os.environ) / 3
+# When no worker ran for this long (all stopped, or the database out of
+# reach), the first worker back gives every pending turn the lost time back.
+WORKER_OUTAGE_SECONDS = environment.seconds(os.environ, "WORKER_OUTAGE_SECONDS", 5.0)
 
 # Bots and seats whose player is away act this long after their turn comes,
 # so people can follow; the timer worker (`manage.py run_worker`) looks for
@@ -105,6 +112,9 @@ ROUND_PAUSE_SECONDS = environment.seconds(os.environ, "ROUND_PAUSE_SECONDS", 5.0
 # Without Redis, each server process relays the worker's events to its own
 # clients (games/table/relay.py); scripts/run.sh turns this on when REDIS_URL is unset.
 RELAY_WORKER_EVENTS = environment.flag(os.environ, "RELAY_WORKER_EVENTS", default=False)
+# A quick-match player waiting this long is offered to fill the table with
+# bots and start at once, unrated (games/social/queue.py).
+QUICK_MATCH_BOT_WAIT = environment.seconds(os.environ, "QUICK_MATCH_BOT_WAIT", 45.0)
 # The worker deletes a table nobody started this long after it was opened.
 WAITING_TABLE_EXPIRY_SECONDS = environment.seconds(
     os.environ, "WAITING_TABLE_EXPIRY_SECONDS", 2 * 60 * 60.0

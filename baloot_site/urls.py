@@ -14,6 +14,7 @@ urlpatterns = [
     path("rules/", TemplateView.as_view(template_name="rules.html"), name="rules"),
     path("accounts/", include("accounts.urls")),
     path("", include("games.table.urls")),
+    path("", include("games.social.urls")),
     path("matches/", include("games.history.urls")),
     # The language switcher posts here (Django's set_language, remembered for players).
     path("i18n/setlang/", set_language, name="set_language"),

@@ -187,3 +187,7 @@ class MatchAdmin(admin.ModelAdmin):
                 % {"count": aborted},
                 messages.SUCCESS,
             )
+
+
+# The chat's staff pages (reports, messages, bans) live beside the chat.
+import games.social.admin  # noqa: E402, F401

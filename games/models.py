@@ -7,6 +7,32 @@ through this module, so moving the models changed no migration.
 
 from __future__ import annotations
 
+from games.match.broadcast import Announcement
 from games.match.models import DealSnapshot, Event, Match, Seat, new_invite_token
+from games.social.models import (
+    ChatBan,
+    ChatMessage,
+    ChatMute,
+    ChatReport,
+    QueueEntry,
+    QueueSocket,
+    RematchOffer,
+)
+from games.worker.heartbeat import WorkerHeartbeat
 
-__all__ = ["DealSnapshot", "Event", "Match", "Seat", "new_invite_token"]
+__all__ = [
+    "Announcement",
+    "ChatBan",
+    "ChatMessage",
+    "ChatMute",
+    "ChatReport",
+    "DealSnapshot",
+    "Event",
+    "Match",
+    "QueueEntry",
+    "QueueSocket",
+    "RematchOffer",
+    "Seat",
+    "WorkerHeartbeat",
+    "new_invite_token",
+]

@@ -1,4 +1,4 @@
-"""The health app: the worker's heartbeat and the page that reads it."""
+"""The health app: the page that reports the database, the channel layer and the worker."""
 
 from __future__ import annotations
 

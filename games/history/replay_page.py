@@ -17,11 +17,11 @@ from django.utils.translation import pgettext
 
 from games import rules
 from games.display import labels
+from games.display.cards import CardFace, card_face
 from games.display.result_panel import ResultPanel, result_panel
 from games.display.score_sheet import describe_contract
 from games.history.deal_proof import DealProof, deal_proof
 from games.history.replay import DealReplay
-from games.table.picture import CardFace, card_face
 
 # The replay sits the viewer in seat 1's chair; the next seat in turn order
 # is on its right (play is counterclockwise, notation.md), the partner opposite.

@@ -77,3 +77,19 @@ def may_join(match: Match, user: Any, invite: str = "") -> bool:
         return True
     pk = getattr(user, "pk", None)
     return (pk is not None and match.creator_id == pk) or invite_matches(match, invite)
+
+
+def chat_room(match: Match, seats: Iterable[Seat], user: Any, invite: str = "") -> str | None:
+    """The table chat room ``user`` reads and writes at ``match``, or None.
+
+    "players" for a person seated there, "spectators" for anyone else who may
+    see the match; neither room reads the other's.
+    """
+    if not getattr(user, "is_authenticated", False):
+        return None
+    seats = list(seats)
+    if seat_of(seats, user) is not None:
+        return "players"
+    if may_see(match, user, seats, invite):
+        return "spectators"
+    return None

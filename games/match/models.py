@@ -97,6 +97,9 @@ class Match(models.Model):
     # An imported match keeps its document's "players" and unknown top-level
     # keys here, so that exporting it gives the same document back.
     notation_header = models.JSONField(_("notation header"), default=dict, blank=True)
+    # Never rated, whatever its seats: a quick match its player filled with
+    # bots to start at once (games.social.queue), and the rematches of one.
+    unrated = models.BooleanField(_("unrated"), default=False)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)

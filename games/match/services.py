@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -18,10 +19,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
+from games.bots import choose_action
 from games.match import access, dealing
 from games.match.action_input import SERVER_FIELDS, clean_action
 from games.match.broadcast import announce_on_commit
-from games.match.deadlines import deadline_for
+from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY, deadline_for
 from games.match.errors import (
     AlreadySeated,
     DuplicateAction,
@@ -61,7 +63,10 @@ __all__ = [
     "import_match",
     "leave_seat",
     "load_state",
+    "open_full_table",
+    "play_due_turn",
     "play_with_bots",
+    "put_off_due_turn",
     "remove_bot",
     "remove_player",
     "start_match",
@@ -84,6 +89,24 @@ class Outcome:
     def seq(self) -> int:
         """The number of the match's last event."""
         return self.match.seq
+
+
+@dataclass(frozen=True)
+class DueTurn:
+    """What ``play_due_turn`` recorded: a next deal, or one seat's action.
+
+    ``seat`` is None for a deal. For an action, ``verb`` names its kind
+    (never its card), ``auto`` says the timer forced it, and ``missed_turns``
+    and ``away`` are the seat's counts after it.
+    """
+
+    outcome: Outcome
+    seat: int | None = None
+    verb: str = ""
+    auto: bool = False
+    is_bot: bool = False
+    missed_turns: int = 0
+    away: bool = False
 
 
 # --- Tables and seats ---------------------------------------------------------
@@ -298,6 +321,33 @@ def play_with_bots(user: Any, *, mode: str = Match.Mode.CLASSIC, play_timer: int
         return start_match(user, match)
 
 
+def open_full_table(
+    people: Mapping[int, Any], *, mode: str, play_timer: int, unrated: bool = False
+) -> Outcome:
+    """A table with ``people[n]`` in seat n and bots in the other seats, started at once.
+
+    For tables nobody opens by hand: a quick match, a rematch. The person in
+    the lowest seat is its creator. Raises NotAllowed (no person, or one not
+    logged in), InvalidSeat, InvalidSetting.
+    """
+    if not people:
+        raise NotAllowed()
+    for number, person in people.items():
+        _check_seat_number(number)
+        _require_user(person)
+    creator = people[min(people)]
+    with transaction.atomic():
+        match = create_match(creator, mode=mode, play_timer=play_timer, seat=None)
+        if unrated:
+            match.unrated = True
+            match.save(update_fields=["unrated"])
+        for seat in Seat.objects.filter(match=match):
+            seat.user = people.get(seat.number)
+            seat.is_bot = seat.user is None
+            seat.save(update_fields=["user", "is_bot"])
+        return start_match(creator, match)
+
+
 def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> Outcome:
     """Record ``user``'s action in ``match``, which they saw at event ``expected_seq``.
 
@@ -348,6 +398,73 @@ def submit_as_seat(
         locked = _lock(match)
         _require_running(locked)
         return _record(locked, payload, seen)
+
+
+def play_due_turn(
+    match_id: int, *, seen_seq: int | None = None, now: datetime | None = None
+) -> DueTurn | None:
+    """Play the turn that fell due in a running match; None if nothing is due.
+
+    Locks the match, loads its state once and acts: the next deal once a
+    finished deal's result has been shown, the bot's choice for a bot or an
+    away seat, the engine's forced action (rules D17, recorded ``auto``) for
+    a person who ran out of time. A person's forced action is a missed turn;
+    ``MISSED_TURNS_BEFORE_AWAY`` in a row and the bot plays the seat until
+    they come back. ``seen_seq`` (the event number the caller saw the match
+    at) makes a match that moved since then not due. A turn another worker
+    recorded first is not played again. Raises LogError for a log that does
+    not replay, ServiceError if the action is refused for any reason but a
+    lost race, DatabaseError when the database fails.
+    """
+    now = now or timezone.now()
+    try:
+        with transaction.atomic():
+            try:
+                locked = _lock(match_id)
+            except MatchNotFound:
+                return None
+            if (
+                locked.status != Match.Status.PLAYING
+                or (seen_seq is not None and locked.seq != seen_seq)
+                or (locked.deadline is not None and locked.deadline > now)
+            ):
+                return None
+            state = load_state(locked)
+            if state.phase is rules.Phase.ROUND_OVER:
+                state = _deal(locked, state)
+                _project(locked, state)
+                announce_on_commit(locked.pk, locked.seq)
+                return DueTurn(Outcome(locked, state))
+            if state.turn is None:
+                return None
+            seat = Seat.objects.get(match=locked, number=state.turn)
+            action, auto = _due_action(seat, state)
+            fields = clean_action({k: v for k, v in action.items() if k not in SERVER_FIELDS})
+            if fields.get("seat", seat.number) != seat.number:
+                raise NotYourSeat()
+            payload = _payload(seat.number, fields, auto=auto)
+            outcome = _record(locked, payload, locked.seq, state)
+    except (StaleSequence, DuplicateAction):
+        # Another worker recorded this turn first: nothing left to do.
+        return None
+    return DueTurn(
+        outcome,
+        seat=seat.number,
+        verb=next(k for k in action if k not in ("seat", *SERVER_FIELDS)),
+        auto=auto,
+        is_bot=seat.is_bot,
+        missed_turns=seat.missed_turns,
+        away=seat.away,
+    )
+
+
+def put_off_due_turn(match_id: int, seen_seq: int, until: datetime) -> None:
+    """Make a match whose due turn could not be played due again at ``until``.
+
+    Only while the match is still at event ``seen_seq``: one that moved on
+    has a fresh deadline already.
+    """
+    Match.objects.filter(pk=match_id, seq=seen_seq).update(deadline=until)
 
 
 def abort_match(match: MatchRef) -> Match:
@@ -470,8 +587,13 @@ def _document_refusal(error: rules.NotationError) -> InvalidDocument:
 # --- Inside a transaction -----------------------------------------------------
 
 
-def _record(match: Match, payload: dict[str, Any], expected_seq: int) -> Outcome:
-    """Validate ``payload`` against the replayed state and append it, dealing on if needed.
+def _record(
+    match: Match, payload: dict[str, Any], expected_seq: int, state: rules.State | None = None
+) -> Outcome:
+    """Validate ``payload`` against the match's state and append it, dealing on if needed.
+
+    ``state`` is the state of the locked match when the caller loaded it
+    already; it is loaded here otherwise.
 
     Raises StaleSequence or DuplicateAction for an out-of-date ``expected_seq``
     (also when a racing twin got its event in first), and the engine's
@@ -480,7 +602,7 @@ def _record(match: Match, payload: dict[str, Any], expected_seq: int) -> Outcome
     if expected_seq != match.seq:
         raise _conflict(match.pk, expected_seq, payload, current_seq=match.seq)
     try:
-        state = rules.apply(load_state(match), payload)
+        state = rules.apply(state if state is not None else load_state(match), payload)
     except rules.IllegalAction as error:
         raise _refusal(error) from None
     try:
@@ -563,6 +685,22 @@ def _project(match: Match, state: rules.State) -> None:
         match.finished_at = timezone.now()
         fields += ["status", "finished_at"]
     match.save(update_fields=fields)
+
+
+def _due_action(seat: Seat, state: rules.State) -> tuple[dict[str, Any], bool]:
+    """What the seat to act does now its turn fell due, and whether the timer forced it.
+
+    A person's forced action counts as a missed turn; the seat row is
+    updated here, inside the caller's transaction, so that the deadline the
+    recorded action sets already knows whether the seat is now away.
+    """
+    if seat.is_bot or seat.away:
+        return choose_action(state, seat.number), False
+    seat.missed_turns += 1
+    if seat.missed_turns >= MISSED_TURNS_BEFORE_AWAY:
+        seat.away = True
+    seat.save(update_fields=["missed_turns", "away"])
+    return rules.forced_action(state), True
 
 
 def _restart_clock_of(match: Match, number: int) -> None:

@@ -74,7 +74,7 @@ from .projects import candidates, describe
 from .scoring import convert
 from .snapshot import restore, snapshot
 from .state import Contract, Phase, RoundResult, State, team_of
-from .view import view_for
+from .view import public_history, view_for
 
 
 def available_projects(state: State, seat: int) -> list[dict[str, Any]]:
@@ -85,7 +85,6 @@ def available_projects(state: State, seat: int) -> list[dict[str, Any]]:
         {**describe(p), "value": PROJECT_VALUES[p[0]]}
         for p in candidates(state.hands[seat - 1], state.contract.sun)
     ]
-
 
 
 __all__ = [
@@ -128,6 +127,7 @@ __all__ = [
     "legal_actions",
     "legal_document",
     "new_match",
+    "public_history",
     "random_deck",
     "read_document",
     "replay",

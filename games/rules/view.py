@@ -121,3 +121,19 @@ def _trick(trick: tuple[int, tuple[tuple[int, int], ...], int]) -> dict[str, Any
 def _redeal(state: State) -> dict[str, Any]:
     seat = state.redeal_seat
     return {"seat": seat, "cards": [CARD_STR[c] for c in cards_of(state.dealt[seat - 1])]}
+
+
+def public_history(state: State) -> dict[str, Any]:
+    """What every seat and spectator has seen of the current deal beyond
+    ``view_for``: the face-up card (shown to all while bidding) and every card
+    played so far, in order, with its Baloot announcement. Bots keep their
+    card memory from this; it never holds an unplayed card of any seat but
+    the face-up card, which everyone saw."""
+    if state.phase is Phase.DEALING:
+        return {"faceup": None, "plays": []}
+    plays = [
+        {"seat": a["seat"], "card": a["play"], "baloot": bool(a.get("baloot"))}
+        for a in state.deal_actions
+        if "play" in a
+    ]
+    return {"faceup": CARD_STR[state.faceup] if state.faceup >= 0 else None, "plays": plays}

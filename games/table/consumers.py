@@ -11,6 +11,8 @@ shows and that number is out of date, the consumer sends a fresh one.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 from typing import Any
@@ -25,6 +27,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 from games.match.access import may_see
 from games.match.broadcast import match_group
 from games.match.models import Match
+from games.social.sockets import TableSocialMixin
 from games.table.render import read_match, render_table
 
 logger = logging.getLogger(__name__)
@@ -36,7 +39,7 @@ CLOSE_FORBIDDEN = 4403
 MAX_CLIENT_MESSAGE = 256
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
     """Pushes one user's view of one match."""
 
     match_id: int
@@ -60,17 +63,46 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.social_join()
+        self.renewal = asyncio.ensure_future(self._renew_membership())
         await self.accept()
         await self.push()
 
     async def disconnect(self, code: int) -> None:
+        renewal = getattr(self, "renewal", None)
+        if renewal is not None:
+            renewal.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewal
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.social_leave()
 
     async def match_event(self, event: dict[str, Any]) -> None:
-        """The match moved on: push this user's picture unless one as new was sent."""
-        if event.get("seq", 0) > self.sent_seq:
+        """The match moved on: push this user's picture unless one as new was sent.
+
+        A clock announcement (time given back after an outage) pushes the
+        same event again, with its fresh countdown.
+        """
+        if event.get("clock"):
+            await self.push(force=True)
+        elif event.get("seq", 0) > self.sent_seq:
             await self.push()
+
+    async def _renew_membership(self) -> None:
+        """Join the match's group again every CHANNEL_GROUP_RENEWAL seconds while connected.
+
+        The layer drops a member that has not joined for its group expiry,
+        which is how the channels of a killed process leave; a live socket
+        must not be dropped with them.
+        """
+        while True:
+            await asyncio.sleep(settings.CHANNEL_GROUP_RENEWAL)
+            try:
+                await self.channel_layer.group_add(self.group, self.channel_name)
+                await self.social_join()
+            except Exception:  # each layer backend fails its own way
+                logger.warning("match %s: could not renew the group membership", self.match_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The client reports the event number it shows; a stale one gets a full refresh."""

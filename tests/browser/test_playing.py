@@ -62,9 +62,8 @@ def test_a_new_player_signs_up_and_plays_a_whole_deal_by_clicking(
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
     page.click("main form button[type=submit]")
-    page.wait_for_url("**/accounts/profile/")
-
-    page.goto(f"{server.url}/lobby/")
+    # A new player lands in the lobby.
+    page.wait_for_url("**/lobby/")
     page.get_by_role("button", name="Play now").click()
     page.wait_for_url("**/match/*/")
     match_id = match_id_of(page)

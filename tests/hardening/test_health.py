@@ -7,14 +7,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from health.beats import Heart
-from health.models import WorkerBeat
+from games.worker import heartbeat
+from games.worker.heartbeat import WorkerHeartbeat
 
 pytestmark = pytest.mark.django_db
 
 
 def test_healthy_when_a_worker_ran_recently(client):
-    Heart("worker-a").beat()
+    heartbeat.beat()
     response = client.get("/health/")
     assert response.status_code == 200
     assert response.json() == {
@@ -24,10 +24,7 @@ def test_healthy_when_a_worker_ran_recently(client):
 
 
 def test_failing_when_no_worker_ran_lately(client, settings):
-    WorkerBeat.objects.create(
-        name="worker-a",
-        beat_at=timezone.now() - timedelta(seconds=settings.HEALTH_WORKER_STALE_SECONDS + 1),
-    )
+    heartbeat.beat(timezone.now() - timedelta(seconds=settings.HEALTH_WORKER_STALE_SECONDS + 1))
     response = client.get("/health/")
     assert response.status_code == 503
     assert response.json()["checks"] == {"database": True, "channel_layer": True, "worker": False}
@@ -38,7 +35,7 @@ def test_failing_when_no_worker_ever_ran(client):
 
 
 def test_failing_when_the_channel_layer_does_not_answer(client, settings):
-    Heart("worker-a").beat()
+    heartbeat.beat()
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -55,13 +52,3 @@ def test_failing_when_the_channel_layer_does_not_answer(client, settings):
         channel_layers.backends.clear()
     assert response.status_code == 503
     assert response.json()["checks"]["channel_layer"] is False
-
-
-def test_a_heart_writes_at_most_every_few_seconds():
-    heart = Heart("worker-a", every=3600)
-    heart.beat()
-    first = WorkerBeat.objects.get(name="worker-a").beat_at
-    heart.beat()
-    assert WorkerBeat.objects.get(name="worker-a").beat_at == first
-    heart.stop()
-    assert not WorkerBeat.objects.exists()

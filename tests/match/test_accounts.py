@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import html
+import re
+from urllib.parse import unquote
+
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
@@ -21,10 +25,51 @@ def test_signup_creates_the_account_and_logs_in(client):
         {"username": "zaid", "password1": PASSWORD, "password2": PASSWORD},
         follow=True,
     )
-    assert response.redirect_chain[-1][0] == reverse("accounts:profile")
+    # Without an invite, a new player lands in the lobby, where "Play now" waits.
+    assert response.redirect_chain[-1][0] == reverse("play:lobby")
     assert response.context["user"].username == "zaid"
     assert b"Welcome, zaid!" in response.content
+    assert b"Play now" in response.content
     assert User.objects.filter(username="zaid").exists()
+
+
+def test_an_invite_link_survives_signing_up(client, players):
+    match = services.create_match(players[1], is_private=True)
+    invited = f"{reverse('play:table', args=[match.pk])}?invite={match.invite_token}"
+    # Logged out, the invite link asks for a login and keeps the way back...
+    login_page = client.get(invited, follow=True)
+    assert b"You were invited to a table." in login_page.content
+    found = re.search(
+        rf'href="({re.escape(reverse("accounts:signup"))}\?next=[^"]+)"',
+        login_page.content.decode(),
+    )
+    assert found is not None
+    signup_link = html.unescape(found.group(1))
+    assert unquote(signup_link.split("?next=", 1)[1]) == invited
+    # ...and the new account lands on that table.
+    signup_page = client.get(signup_link)
+    assert f'name="next" value="{invited}"'.replace("&", "&amp;").encode() in signup_page.content
+    response = client.post(
+        signup_link,
+        {"username": "zaid", "password1": PASSWORD, "password2": PASSWORD, "next": invited},
+        follow=True,
+    )
+    assert response.redirect_chain[-1][0] == invited
+    assert response.status_code == 200
+    assert b"Sit here" in response.content
+
+
+def test_signing_up_never_sends_anyone_to_another_site(client):
+    response = client.post(
+        reverse("accounts:signup"),
+        {
+            "username": "zaid",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": "https://evil.example/",
+        },
+    )
+    assert response["Location"] == reverse("play:lobby")
 
 
 @pytest.mark.parametrize(

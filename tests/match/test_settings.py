@@ -139,3 +139,14 @@ def test_redis_reads_outlast_the_channel_layers_blocking_pop():
     assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
     # Hundreds of sockets per process share the pool (redis-py's default is 100).
     assert host["max_connections"] >= 1000
+
+
+def test_group_memberships_expire_in_minutes_unless_renewed():
+    # channels_redis keeps a member a day by default: a killed process's
+    # channels would fill with announcements nobody reads for that long.
+    config = environment.channel_layers({"REDIS_URL": "redis://cache.internal:6379/1"})
+    assert config["default"]["CONFIG"]["group_expiry"] == 120
+    config = environment.channel_layers({"CHANNEL_GROUP_EXPIRY": "300"})
+    assert config["default"]["CONFIG"]["group_expiry"] == 300
+    with pytest.raises(ImproperlyConfigured):
+        environment.group_expiry({"CHANNEL_GROUP_EXPIRY": "1"})

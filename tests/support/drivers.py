@@ -3,7 +3,7 @@
 - ``seat_everyone``: a waiting table with players[n] in seat n;
   ``started_match`` starts it, ``start_with_bots`` starts one with bots.
 - ``Table``: the seated players submit random legal actions (``services.submit``),
-  the log checked after each.
+  the log checked after each (``LogCheck``: the whole check once per deal).
 - ``Driver``: moves a match on for the seat to act (``services.submit_as_seat``),
   as the bots and timers do.
 - ``Player`` / ``start_match``: the seated players, with now and then an action
@@ -22,7 +22,7 @@ from django.contrib.auth.models import User
 from games import rules
 from games.match import services
 from games.match.models import Match
-from tests.support.log_check import assert_log_consistent
+from tests.support.log_check import LogCheck
 
 
 def seat_everyone(players: dict[int, User], **settings: Any) -> Match:
@@ -62,6 +62,7 @@ class Table:
         # Calm players never raise the stakes, so no Gahwa ends a match after
         # one deal and matches last long enough to measure growth.
         self.calm = False
+        self.check_log = LogCheck()
 
     @property
     def state(self) -> rules.State:
@@ -85,7 +86,7 @@ class Table:
         self.outcome = services.submit(
             self.players[seat], self.outcome.match, action, self.outcome.seq
         )
-        assert_log_consistent(self.outcome.match, self.outcome.state)
+        self.check_log(self.outcome.match, self.outcome.state)
         return self.outcome
 
     def finish_deal(self) -> services.Outcome:

@@ -57,6 +57,9 @@ SITE_VARIABLES = (
     "RELAY_WORKER_EVENTS",
     "BOT_DELAY_SECONDS",
     "WORKER_INTERVAL",
+    "WORKER_OUTAGE_SECONDS",
+    "CHANNEL_GROUP_EXPIRY",
+    "BALOOT_TEST_CRASH_AFTER_COMMIT",
 )
 
 # collectstatic writes to the project's STATIC_ROOT: once per run is enough.

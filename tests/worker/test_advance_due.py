@@ -86,7 +86,7 @@ def test_a_due_turn_is_played_once_however_often_the_worker_asks(
     assert due_turns.advance_due(now=clock.now) == 0
     assert reload(match).seq == 2
     # A worker that saw the match before the event does nothing either.
-    assert due_turns.play_due_turn(match.pk, 1, clock.advance(60)) is None
+    assert services.play_due_turn(match.pk, seen_seq=1, now=clock.advance(60)) is None
     assert reload(match).seq == 2
 
 
@@ -139,7 +139,10 @@ def test_three_missed_turns_put_the_seat_away_until_its_player_comes_back(
     assert (deadline_of(match) - clock.now).total_seconds() == (15 if playing else 8)
     assert expire(match, clock) == 1
     assert (last_action(match).actor_seat, last_action(match).auto) == (first, True)
-    assert seat(match, first).missed_turns == 1
+    # Coming back does not wipe the count: one more missed turn, and the bot
+    # plays the seat again. Only acting starts the count afresh.
+    assert seat(match, first).missed_turns == 4
+    assert seat(match, first).away
 
 
 def test_a_player_acting_in_time_starts_counting_again(
@@ -224,3 +227,24 @@ def test_racing_workers_record_a_due_turn_once(
     assert Event.objects.filter(match=match).count() == 2
     assert last_action(match).auto is not bool(bots)
     assert_log_consistent(match)
+
+
+@pytest.mark.parametrize("bots", [(1, 2, 3, 4), ()])
+def test_a_due_turn_loads_the_match_state_once(
+    clock: Clock, start_table: TableStarter, monkeypatch: pytest.MonkeyPatch, bots: tuple[int, ...]
+):
+    """A bot's move and a forced one each read the log once, under the match's lock."""
+    match = start_table(bots=bots).match
+    loads: list[int] = []
+    load = services.load_state
+
+    def counted(stored: Match) -> rules.State:
+        loads.append(stored.pk)
+        return load(stored)
+
+    monkeypatch.setattr(services, "load_state", counted)
+    turn = services.play_due_turn(match.pk, now=clock.set(deadline_of(match)))
+    assert turn is not None
+    assert turn.auto == (not bots)
+    assert loads == [match.pk]
+    assert_log_consistent(match, turn.outcome.state)

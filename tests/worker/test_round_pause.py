@@ -68,8 +68,8 @@ def test_a_second_worker_does_not_deal_twice(start_table: TableStarter, clock: C
     match = reload(match)
     seq = match.seq
     clock.advance(5)
-    assert due_turns.play_due_turn(match.pk, seq, clock.now) is not None
-    assert due_turns.play_due_turn(match.pk, seq, clock.now) is None
+    assert services.play_due_turn(match.pk, seen_seq=seq, now=clock.now) is not None
+    assert services.play_due_turn(match.pk, seen_seq=seq, now=clock.now) is None
     assert Event.objects.filter(match=match, kind=Event.Kind.DEAL).count() == 2
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from types import FrameType
 from typing import Any
 
@@ -17,11 +18,14 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
 
-from games.worker import due_turns
+from games.match import broadcast
+from games.worker import due_turns, heartbeat
 from games.worker.chores import Chores
-from health.beats import Heart
 
 logger = logging.getLogger("games.worker")
+
+# The longest an idle worker sleeps before looking at the outbox again.
+RELAY_POLL = 0.25
 
 
 class Command(BaseCommand):
@@ -42,6 +46,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["once"]:
+            heartbeat.beat()
+            broadcast.relay_pending()
             self.stdout.write(f"{due_turns.advance_due()} due turns played.")
             return
         interval = options["interval"]
@@ -56,32 +62,38 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
         logger.info("worker: started, looking for due turns every %ss when idle", interval)
-        # /health/ reads this worker's heartbeat (health.beats).
-        self.heart = Heart()
         # Expired waiting tables and sessions (games.worker.chores).
         self.chores = Chores()
         while not stop.is_set():
             played = self._pass()
-            # Busy tables are served again at once; an idle worker waits.
+            # Busy tables are served again at once; an idle worker waits, but
+            # never so long that an announcement a dead process left unsent
+            # waits more than a moment.
             if not played:
-                stop.wait(interval)
-        try:
-            self.heart.stop()
-        except DatabaseError:
-            logger.exception("worker: could not forget its heartbeat")
+                stop.wait(min(interval, RELAY_POLL))
         connection.close()
         logger.info("worker: stopped")
 
+    next_beat = 0.0
+
     def _pass(self) -> int:
-        """One call of advance_due; a database failure is logged and retried later."""
+        """One pass: the heartbeat (giving back an outage's time first), the outbox
+        relay, then advance_due; a database failure is logged and retried later.
+        """
         close_old_connections()
         try:
+            if time.monotonic() >= self.next_beat:
+                heartbeat.beat()
+                self.next_beat = time.monotonic() + heartbeat.BEAT_EVERY
+            broadcast.relay_pending()
             played = due_turns.advance_due()
-            self.heart.beat()
             self.chores.run_due()
             return played
         except DatabaseError:
             logger.exception("worker: database error; retrying")
             # A broken connection is dropped so that the next pass reconnects.
             connection.close()
+            # The database was out of reach: look for an outage before any
+            # timer is played.
+            self.next_beat = 0.0
             return 0

@@ -1,0 +1,113 @@
+"""Rematch: the four seats of a finished match play again when every person agrees.
+
+Any person seated at a finished match may offer a rematch, which counts as
+their own acceptance; the others accept with the same button. When every
+person at the table has accepted, a new match starts with the same seats
+(bots stay bots, an unrated match stays unrated). An offer lapses
+``OFFER_SECONDS`` after it was made; a new one may be made afterwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.match import access, services
+from games.match.errors import MatchNotFound, NotAllowed, ServiceError
+from games.match.models import Match, Seat
+from games.social.broadcast import announce_on_commit
+from games.social.models import RematchOffer
+
+OFFER_SECONDS = 60
+
+
+class RematchRefused(ServiceError):
+    code = "rematch_refused"
+    default_message = _("A rematch can be offered only once the match is over.")
+
+
+@dataclass(frozen=True)
+class RematchState:
+    """What the rematch panel shows to one viewer."""
+
+    offer: RematchOffer | None
+    is_player: bool
+    accepted: list[str]
+    waiting_for: list[str]
+    i_accepted: bool
+    lapsed: bool
+    seconds_left: float
+    new_match: Match | None
+
+
+def live_offer(match: Match, now: datetime | None = None) -> RematchOffer | None:
+    """The match's latest offer if it still stands (or has already started a new match)."""
+    now = now or timezone.now()
+    offer = RematchOffer.objects.filter(match=match).order_by("-created_at", "-id").first()
+    if offer is None:
+        return None
+    if offer.new_match_id is None and offer.expires_at <= now:
+        return None
+    return offer
+
+
+def accept(user: Any, match_id: int) -> RematchOffer:
+    """Offer a rematch of ``match_id``, or accept the standing offer; start it once all agree.
+
+    Raises NotAllowed (not a person seated there), MatchNotFound,
+    RematchRefused (the match is not finished).
+    """
+    if user is None or not user.is_authenticated:
+        raise NotAllowed(_("Please log in first."))
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise MatchNotFound()
+        seats = list(Seat.objects.filter(match=match).select_related("user"))
+        if access.seat_of(seats, user) is None:
+            raise NotAllowed()
+        if match.status != Match.Status.FINISHED:
+            raise RematchRefused()
+        now = timezone.now()
+        offer = live_offer(match, now)
+        if offer is None:
+            offer = RematchOffer.objects.create(
+                match=match, created_at=now, expires_at=now + timedelta(seconds=OFFER_SECONDS)
+            )
+        if offer.new_match_id is not None:
+            return offer
+        offer.accepted.add(user)
+        people = {seat.number: seat.user for seat in seats if seat.user is not None}
+        agreed = set(offer.accepted.values_list("pk", flat=True))
+        if {person.pk for person in people.values()} <= agreed:
+            outcome = services.open_full_table(
+                people, mode=match.mode, play_timer=match.play_timer, unrated=match.unrated
+            )
+            offer.new_match = outcome.match
+            offer.save(update_fields=["new_match"])
+        announce_on_commit(match.pk, {"type": "rematch.changed"})
+    return offer
+
+
+def state_for(match: Match, seats: list[Seat], user: Any) -> RematchState:
+    """The rematch panel of a finished match as ``user`` sees it."""
+    now = timezone.now()
+    latest = RematchOffer.objects.filter(match=match).order_by("-created_at", "-id").first()
+    offer = live_offer(match, now)
+    people = [seat.user for seat in seats if seat.user is not None]
+    agreed = set(offer.accepted.values_list("pk", flat=True)) if offer else set()
+    return RematchState(
+        offer=offer,
+        is_player=access.seat_of(seats, user) is not None,
+        accepted=[p.get_username() for p in people if p.pk in agreed],
+        waiting_for=[p.get_username() for p in people if p.pk not in agreed],
+        i_accepted=getattr(user, "pk", None) in agreed,
+        lapsed=offer is None and latest is not None,
+        seconds_left=max(0.0, (offer.expires_at - now).total_seconds()) if offer else 0.0,
+        new_match=offer.new_match if offer and offer.new_match_id else None,
+    )

@@ -1,0 +1,75 @@
+"""Chat lines and rematch offers on the table's own WebSocket.
+
+``TableConsumer`` mixes this in: besides its match group, each table socket
+joins the table's social group (``social_group``), whose messages carry only
+a chat line's number or "the rematch changed". Each socket then reads what
+its own user may see — their room's line unless they muted its author, the
+rematch panel — and sends it as an htmx out-of-band swap. Nothing here
+touches the match's events or its cards, and the table's own pushes pay
+nothing for it: when a push shows the match is over, the page's script asks
+for the rematch panel once (``static/js/social.js``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games.match.models import Match
+from games.social import chat
+from games.social.broadcast import social_group
+from games.social.context import chat_line_context, rematch_context
+
+
+class TableSocialMixin:
+    """Chat and rematch pushes for one user's table socket (needs match_id, invite, language)."""
+
+    match_id: int
+    invite: str
+    language: str
+    scope: dict[str, Any]
+    channel_layer: Any
+    channel_name: str
+
+    async def social_join(self) -> None:
+        await self.channel_layer.group_add(social_group(self.match_id), self.channel_name)
+
+    async def social_leave(self) -> None:
+        await self.channel_layer.group_discard(social_group(self.match_id), self.channel_name)
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        html = await database_sync_to_async(self._chat_line)(int(event["id"]))
+        if html:
+            await self.send(text_data=html)  # type: ignore[attr-defined]
+
+    async def chat_hidden(self, event: dict[str, Any]) -> None:
+        await self.send(  # type: ignore[attr-defined]
+            text_data=f'<li id="chat-line-{int(event["id"])}" hx-swap-oob="delete"></li>'
+        )
+
+    async def rematch_changed(self, event: dict[str, Any]) -> None:
+        html = await database_sync_to_async(self._rematch_panel)()
+        if html:
+            await self.send(text_data=html)  # type: ignore[attr-defined]
+
+    def _chat_line(self, message_id: int) -> str:
+        user = self.scope["user"]
+        where = chat.seating(self.match_id)
+        line = chat.line_for(message_id, where, user, self.invite)
+        if line is None:
+            return ""
+        with translation.override(self.language):
+            context = chat_line_context(where, line, user, self.invite)
+            return render_to_string("games/chat.html#pushed-line", context)
+
+    def _rematch_panel(self) -> str:
+        user = self.scope["user"]
+        match = Match.objects.filter(pk=self.match_id).first()
+        if match is None or match.status != Match.Status.FINISHED:
+            return ""
+        with translation.override(self.language):
+            context = rematch_context(match, user, invite=self.invite, oob=True)
+            return render_to_string("games/rematch.html#panel", context)

@@ -1,0 +1,253 @@
+"""Restarts that players hardly notice, proven with kill -9 on the production layout.
+
+- An outage longer than the timer costs no one a turn: the workers, back,
+  give the pending turn its time back and the pages show the fresh countdown.
+- An event whose committing worker is killed right after its commit (the
+  ``BALOOT_TEST_CRASH_AFTER_COMMIT`` hook) still reaches every connected
+  page within a second: the surviving worker relays it from the outbox.
+- The channels of a killed server leave their groups once the (short, here)
+  group expiry has passed, while live consumers keep their membership.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests.realworld.clients import HttpSession, TableWatcher, close_all
+from tests.realworld.tables import PASSWORD, abort, create_user, events, match_seq, start_tables
+from tests.support.servers import Stack, Worker
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+
+# The seat to act's countdown: milliseconds left when the table was rendered.
+COUNTDOWN = re.compile(r'class="countdown[^"]*"[^>]*data-ms="(\d+)"')
+CRASHED = re.compile(r"crash hook: match (\d+) event (\d+) committed")
+OVER_CAPACITY = "over capacity"
+
+
+async def wait_until(condition, timeout: float, what: str, step: float = 0.05) -> None:
+    deadline = time.monotonic() + timeout
+    while not await asyncio.to_thread(condition):
+        assert time.monotonic() < deadline, f"gave up waiting for {what}"
+        await asyncio.sleep(step)
+
+
+async def spectator(stack: Stack, name: str) -> str:
+    """The cookie of a new user logged in to watch tables."""
+    await asyncio.to_thread(create_user, stack, name)
+    session = HttpSession(stack.daphnes[0].url)
+    await asyncio.to_thread(session.log_in, name, PASSWORD)
+    return session.cookie_header
+
+
+async def watch(stack: Stack, match_ids: list[int], cookie: str) -> list[TableWatcher]:
+    """A spectator's table socket on every daphne process for every match, connected."""
+    watchers = [
+        TableWatcher(daphne.ws_url, pk, cookie, origin=daphne.url)
+        for pk in match_ids
+        for daphne in stack.daphnes
+    ]
+    for watcher in watchers:
+        await watcher.start()
+    return watchers
+
+
+def db_now(stack: Stack) -> datetime:
+    return stack.rows("SELECT now()")[0][0]
+
+
+def countdown_ms(text: str) -> int | None:
+    found = COUNTDOWN.search(text)
+    return int(found.group(1)) if found else None
+
+
+@pytest.mark.asyncio
+async def test_an_outage_longer_than_the_timer_costs_no_one_a_turn(
+    postgres_url: str, redis_url: str, tmp_path: Path
+):
+    stack = Stack(
+        postgres_url,
+        redis_url,
+        tmp_path,
+        servers=2,
+        workers=2,
+        extra_env={"WORKER_OUTAGE_SECONDS": "3"},
+    )
+    stack.prepare()
+    stack.start()
+    watchers: list[TableWatcher] = []
+    try:
+        cookie = await spectator(stack, "outage-watcher")
+        [table] = await asyncio.to_thread(
+            start_tables, stack, 1, (1, 2, 3, 4), prefix="outage", can_log_in=False
+        )
+        pk = table.match_id
+        watchers = await watch(stack, [pk], cookie)
+        [(seq, deadline)] = stack.rows("SELECT seq, deadline FROM games_match WHERE id = %s", pk)
+        for worker in stack.worker_processes:
+            worker.kill()
+        killed_at = db_now(stack)
+        left_at_kill = deadline - killed_at
+        assert left_at_kill.total_seconds() > 0, "the turn ran out before the workers died"
+
+        # Longer than the whole timer (8 s for a bid): without the fix, the
+        # first worker back would force the turn at once.
+        await asyncio.sleep(10)
+        assert match_seq(stack, pk) == seq
+        restarted = time.time()
+        back_at = db_now(stack)
+        await asyncio.to_thread(stack.start)
+        await wait_until(
+            lambda: any("deadlines moved on" in w.log() for w in stack.worker_processes),
+            30,
+            "a worker to give the outage's time back",
+        )
+        [(seq_after, moved)] = stack.rows("SELECT seq, deadline FROM games_match WHERE id = %s", pk)
+        assert seq_after == seq, "a turn was played for a seat that had no server to act on"
+        # The pending turn has at least the time it had left when the outage
+        # began, counted from the workers' return.
+        assert moved >= back_at + left_at_kill
+        # Every page shows the same event again, with the fresh countdown.
+        for watcher in watchers:
+            await watcher.wait_for(
+                lambda w=watcher: any(f.received >= restarted and f.seq == seq for f in w.frames),
+                10,
+                "the fresh countdown",
+            )
+            fresh = next(f for f in watcher.frames if f.received >= restarted and f.seq == seq)
+            assert countdown_ms(fresh.text), "the pushed table shows no countdown"
+
+        # The time given back runs out as usual: one forced turn, after the new deadline.
+        await wait_until(lambda: match_seq(stack, pk) > seq, 60, "the timer to run out")
+        number, _kind, seat, auto, _payload = events(stack, pk)[seq]
+        assert (number, seat, auto) == (seq + 1, table.turn, True)
+        [(forced_at,)] = stack.rows(
+            "SELECT created_at FROM games_event WHERE match_id = %s AND seq = %s", pk, seq + 1
+        )
+        assert forced_at >= moved
+        print(
+            f"\noutage: {left_at_kill.total_seconds():.1f} s were left at the kill; "
+            f"the deadline moved on by {(moved - deadline).total_seconds():.1f} s"
+        )
+        await asyncio.to_thread(abort, stack, [pk])
+    finally:
+        await close_all(watchers)
+        stack.stop()
+    assert stack.tracebacks() == []
+
+
+@pytest.mark.asyncio
+async def test_an_event_whose_committer_is_killed_reaches_every_page_within_a_second(
+    postgres_url: str, redis_url: str, tmp_path: Path
+):
+    # Bots wait 3 s: a page can learn of the crashed commit only from the relay.
+    stack = Stack(postgres_url, redis_url, tmp_path, servers=2, workers=1, bot_delay=3.0)
+    stack.prepare()
+    doomed = Worker(
+        "worker-doomed",
+        {**stack.env, "BALOOT_TEST_CRASH_AFTER_COMMIT": "1"},
+        tmp_path / "worker-doomed.log",
+    )
+    stack.start()
+    watchers: list[TableWatcher] = []
+    try:
+        tables = await asyncio.to_thread(start_tables, stack, 3, (), prefix="commit")
+        ids = [table.match_id for table in tables]
+        watchers = await watch(stack, ids, await spectator(stack, "commit-watcher"))
+        doomed.start_and_wait()
+        # The doomed worker races the spare for every bot move; once it wins
+        # one, it dies between the commit and the announcement.
+        await wait_until(lambda: not doomed.alive, 120, "the doomed worker to commit and die")
+        found = CRASHED.search(doomed.log())
+        assert found, doomed.tail()
+        pk, seq = int(found.group(1)), int(found.group(2))
+        [(committed,)] = stack.rows(
+            "SELECT extract(epoch FROM created_at) FROM games_event "
+            "WHERE match_id = %s AND seq = %s",
+            pk,
+            seq,
+        )
+        delays = []
+        for watcher in (w for w in watchers if w.match_id == pk):
+            frame = await watcher.wait_for_seq(seq, timeout=10)
+            assert frame.seq == seq, "the page learnt of the event only from the next one"
+            delays.append(frame.received - float(committed))
+        print(
+            f"\ncommitted then killed: match {pk} event {seq} shown on "
+            f"{len(delays)} pages after {', '.join(f'{d:.2f} s' for d in delays)}"
+        )
+        assert max(delays) <= 1.0
+        assert f"match {pk} event {seq}: announced by the relay" in stack.worker_processes[0].log()
+        await asyncio.to_thread(abort, stack, ids)
+    finally:
+        await close_all(watchers)
+        doomed.stop()
+        stack.stop()
+    assert stack.tracebacks() == []
+
+
+def group_size(url: str, match_id: int) -> int:
+    client = redis.Redis.from_url(url)
+    try:
+        return int(client.zcard(f"asgi:group:match-{match_id}"))
+    finally:
+        client.close()
+
+
+@pytest.mark.asyncio
+async def test_a_killed_servers_channels_leave_the_groups(
+    postgres_url: str, redis_url: str, tmp_path: Path
+):
+    expiry = 6
+    stack = Stack(
+        postgres_url,
+        redis_url,
+        tmp_path,
+        servers=2,
+        workers=1,
+        bot_delay=0.3,
+        extra_env={"CHANNEL_GROUP_EXPIRY": str(expiry)},
+    )
+    stack.prepare()
+    stack.start()
+    victim, survivor = stack.daphnes
+    watchers: list[TableWatcher] = []
+    try:
+        [table] = await asyncio.to_thread(start_tables, stack, 1, (), prefix="groups")
+        pk = table.match_id
+        watchers = await watch(stack, [pk, pk], await spectator(stack, "group-watcher"))
+        assert len(watchers) == 4
+        await wait_until(lambda: group_size(redis_url, pk) == 4, 10, "four members")
+        # Steady play for longer than the expiry: live members renew.
+        await asyncio.sleep(expiry * 2)
+        assert group_size(redis_url, pk) == 4
+        assert all(OVER_CAPACITY not in text for text in stack.logs().values())
+
+        victim.kill()
+        killed = time.monotonic()
+        # The victim's two channels stay until their membership expires, then
+        # the next announcement drops them: the group holds the live consumers.
+        await wait_until(lambda: group_size(redis_url, pk) == 2, expiry * 3, "the dead to leave")
+        print(f"\ngroups: dead channels gone {time.monotonic() - killed:.1f} s after the kill")
+        survivors = [w for w in watchers if w.ws_url == survivor.ws_url]
+        since = time.time()
+        for watcher in survivors:
+            await watcher.wait_for(
+                lambda w=watcher: any(f.received > since for f in w.frames), 10, "live pushes"
+            )
+        await asyncio.to_thread(victim.start_and_wait)
+        await wait_until(lambda: group_size(redis_url, pk) == 4, 30, "the pages to come back")
+        await asyncio.to_thread(abort, stack, [pk])
+    finally:
+        await close_all(watchers)
+        stack.stop()
+    warnings = sum(text.count(OVER_CAPACITY) for text in stack.logs().values())
+    print(f"groups: {warnings} over-capacity warnings")
+    assert stack.tracebacks() == []

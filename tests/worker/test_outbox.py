@@ -1,0 +1,114 @@
+"""Every committed event is announced, even when the process that committed it dies."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from games.match import broadcast
+from games.match.broadcast import RELAY_AFTER, Announcement, announce_on_commit, relay_pending
+from tests.support.clock import deadline_of
+
+pytestmark = pytest.mark.django_db
+
+
+class Layer:
+    """A channel layer that records what is sent to groups, or fails to send."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+        self.down = False
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        if self.down:
+            raise ConnectionError("the channel layer is down")
+        self.sent.append((group, message))
+
+
+@pytest.fixture
+def layer(monkeypatch: pytest.MonkeyPatch) -> Layer:
+    recorder = Layer()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recorder)
+    return recorder
+
+
+def test_an_event_is_announced_once_committed_and_leaves_the_outbox(
+    clock, start_table, layer, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        outcome = start_table()
+    pk = outcome.match.pk
+    assert layer.sent == [(f"match-{pk}", {"type": "match.event", "match": pk, "seq": 1})]
+    assert not Announcement.objects.exists()
+
+
+def test_a_rolled_back_event_is_neither_kept_nor_announced(
+    clock, start_table, layer, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        outcome = start_table()
+    layer.sent.clear()
+
+    def announce_then_fail() -> None:
+        with transaction.atomic():
+            announce_on_commit(outcome.match.pk, outcome.seq + 1)
+            raise RuntimeError("rolled back")
+
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError):
+        announce_then_fail()
+    assert layer.sent == []
+    assert not Announcement.objects.exists()
+
+
+def test_the_relay_announces_what_a_dead_process_committed(
+    clock, start_table, layer, django_capture_on_commit_callbacks
+):
+    # The committing process dies after its commit: its on-commit send never runs.
+    with django_capture_on_commit_callbacks(execute=False):
+        outcome = start_table()
+    pk = outcome.match.pk
+    deadline = deadline_of(outcome.match)
+    assert relay_pending() == 0, "the committer's own send is given a moment first"
+    assert layer.sent == []
+
+    late = RELAY_AFTER + timedelta(seconds=0.2)
+    clock.advance(late.total_seconds())
+    assert relay_pending() == 1
+    assert layer.sent == [(f"match-{pk}", {"type": "match.event", "match": pk, "seq": 1})]
+    assert not Announcement.objects.exists()
+    # The player's clock starts when the turn is announced, not at the commit.
+    assert deadline_of(outcome.match) == deadline + late
+    assert relay_pending() == 0
+
+
+def test_an_announcement_the_layer_refused_is_sent_later(
+    clock, start_table, layer, django_capture_on_commit_callbacks
+):
+    layer.down = True
+    with django_capture_on_commit_callbacks(execute=True):
+        outcome = start_table()
+    assert Announcement.objects.count() == 1
+    clock.advance(1)
+    assert relay_pending() == 0
+    assert Announcement.objects.count() == 1
+    layer.down = False
+    assert relay_pending() == 1
+    assert [message["seq"] for _group, message in layer.sent] == [outcome.seq]
+    assert not Announcement.objects.exists()
+
+
+def test_the_relay_sends_each_match_its_latest_event_once(clock, start_table, layer):
+    outcome = start_table()
+    pk = outcome.match.pk
+    with transaction.atomic():
+        announce_on_commit(pk, outcome.seq)
+        announce_on_commit(pk, outcome.seq, clock=True)
+    clock.advance(1)
+    assert relay_pending() == 1
+    assert layer.sent == [
+        (f"match-{pk}", {"type": "match.event", "match": pk, "seq": 1, "clock": True})
+    ]
+    assert not Announcement.objects.exists()
