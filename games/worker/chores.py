@@ -34,7 +34,7 @@ def expire_waiting_tables() -> int:
     """Delete the waiting tables opened longer ago than the expiry; returns how many."""
     cutoff = timezone.now() - timedelta(seconds=settings.WAITING_TABLE_EXPIRY_SECONDS)
     stale = Match.objects.filter(status=Match.Status.WAITING, created_at__lt=cutoff)
-    deleted, by_model = stale.delete()
+    _deleted, by_model = stale.delete()
     count = by_model.get(Match._meta.label, 0)
     if count:
         logger.info("worker: %s waiting tables expired", count)

@@ -8,7 +8,6 @@ import pytest
 from django.utils import timezone
 
 from games.worker import heartbeat
-from games.worker.heartbeat import WorkerHeartbeat
 
 pytestmark = pytest.mark.django_db
 

@@ -50,7 +50,7 @@ def test_seats_bots_and_leaving_before_the_start(players, check_log):
     match = services.create_match(players[1])
     services.take_seat(players[2], match, 2)
     check_log(match)
-    services.add_bot(players[2], match, 4)
+    services.add_bot(players[1], match, 4)
     check_log(match)
     assert Seat.objects.get(match=match, number=4).is_bot
     services.remove_bot(players[1], match, 4)
