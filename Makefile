@@ -51,6 +51,7 @@ test: $(VENV)/.requirements-dev $(COMPILED_CATALOGS)
 
 lint: $(VENV)/.requirements-dev
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	# The Django plugin imports the settings, which need a key.
 	DJANGO_SECRET_KEY=lint-only-key $(BIN)/mypy baloot_site accounts games tests
 

@@ -24,14 +24,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from baloot_site.guards import BodyLimit, TrustedProxy  # noqa: E402
-from games.table.relay import RelayingApplication  # noqa: E402
 from games.table.routing import websocket_urlpatterns  # noqa: E402
+from games.worker.in_server import WorkerInServer  # noqa: E402
 
-# The relay is off unless RELAY_WORKER_EVENTS is set (games/table/relay.py). Proxy
-# headers are believed from the trusted proxy only, and an oversized body is
-# refused before Django reads it (baloot_site/guards.py).
+# The worker runs in this process only with WORKER_IN_SERVER (games/worker/in_server.py).
+# Proxy headers are believed from the trusted proxy only, and an oversized
+# body is refused before Django reads it (baloot_site/guards.py).
 application = TrustedProxy(
-    RelayingApplication(
+    WorkerInServer(
         ProtocolTypeRouter(
             {
                 "http": BodyLimit(django_asgi_app),

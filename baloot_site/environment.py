@@ -59,6 +59,16 @@ def seconds(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
+def count(env: Mapping[str, str], name: str, default: int) -> int:
+    """Read a whole number of at least 1; raises ImproperlyConfigured for anything else."""
+    if name not in env:
+        return default
+    text = env[name].strip()
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise ImproperlyConfigured(f"{name}={env[name]!r} is not a whole number of 1 or more.")
+    return int(text)
+
+
 def secret_key(env: Mapping[str, str], debug: bool, key_file: Path) -> str:
     """The secret key from DJANGO_SECRET_KEY, or a development key kept in ``key_file``.
 
@@ -82,6 +92,10 @@ def secret_key(env: Mapping[str, str], debug: bool, key_file: Path) -> str:
     key_file.touch(mode=0o600)
     key_file.write_text(key + "\n")
     return key
+
+
+# Connections one server or worker process keeps open to PostgreSQL at most.
+POSTGRES_POOL_SIZE = 20
 
 
 def secret_key_fallbacks(env: Mapping[str, str]) -> list[str]:
@@ -109,16 +123,6 @@ def require_strong_keys(key: str, fallbacks: list[str], debug: bool) -> None:
                 f"off needs at least {MIN_SECRET_KEY_LENGTH} random characters "
                 "(`python -c 'import secrets; print(secrets.token_urlsafe(50))'`)."
             )
-
-
-def count(env: Mapping[str, str], name: str, default: int) -> int:
-    """Read a whole number >= 1; raises ImproperlyConfigured on anything else."""
-    if name not in env:
-        return default
-    text = env[name].strip()
-    if not text.isdigit() or int(text) < 1:
-        raise ImproperlyConfigured(f"{name}={env[name]!r} is not a whole number of 1 or more.")
-    return int(text)
 
 
 def rates(env: Mapping[str, str], defaults: Mapping[str, str]) -> dict[str, str]:
@@ -159,9 +163,19 @@ def database(env: Mapping[str, str], default_sqlite: Path) -> dict[str, Any]:
         config: dict[str, Any] = dict(dj_database_url.parse(url))
     except ValueError as error:
         raise ImproperlyConfigured(f"DATABASE_URL is not a database address: {error}") from error
-    # ASGI serves requests from several threads; a connection per request is
-    # the safe choice there.
+    # ASGI serves each request from a thread of its own, so a connection kept
+    # by a thread would serve one request only: connections are closed after
+    # each request (CONN_MAX_AGE 0) and, on PostgreSQL, handed back to a pool
+    # that keeps them open and checks each one before lending it again.
     config["CONN_MAX_AGE"] = 0
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        # With a pool, Django has it check each connection before lending it.
+        config["CONN_HEALTH_CHECKS"] = True
+        config.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 2,
+            "max_size": POSTGRES_POOL_SIZE,
+            "timeout": 30,
+        }
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config["OPTIONS"] = {
             # Take the write lock when a transaction starts, so that writers
@@ -186,8 +200,8 @@ REDIS_MAX_CONNECTIONS = 1000
 # A channel stays in a group this long after it last joined (channels_redis's
 # own default is a day). Live consumers join again every third of it, so
 # only the channels of a process that died without leaving drop out, and
-# announcements stop filling their queues within minutes.
-DEFAULT_GROUP_EXPIRY = 120.0
+# announcements stop filling their queues within a minute.
+DEFAULT_GROUP_EXPIRY = 60.0
 
 
 def group_expiry(env: Mapping[str, str]) -> int:

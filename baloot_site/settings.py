@@ -93,8 +93,11 @@ DATABASES = {"default": environment.database(os.environ, BASE_DIR / "db.sqlite3"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = environment.channel_layers(os.environ)
+# Redis, when set: the channel layer of several server processes, and the
+# wake-up channel of a separate worker (games/worker/alarm.py).
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 # Each table socket joins its match's group again this often, so that its
-# membership (CHANNEL_GROUP_EXPIRY, two minutes unless set) never lapses
+# membership (CHANNEL_GROUP_EXPIRY, a minute unless set) never lapses
 # while it lives, and a killed process's channels drop out.
 CHANNEL_GROUP_RENEWAL = environment.group_expiry(os.environ) / 3
 # When no worker ran for this long (all stopped, or the database out of
@@ -102,16 +105,24 @@ CHANNEL_GROUP_RENEWAL = environment.group_expiry(os.environ) / 3
 WORKER_OUTAGE_SECONDS = environment.seconds(os.environ, "WORKER_OUTAGE_SECONDS", 5.0)
 
 # Bots and seats whose player is away act this long after their turn comes,
-# so people can follow; the timer worker (`manage.py run_worker`) looks for
-# due turns every WORKER_INTERVAL seconds while idle.
+# so people can follow.
 BOT_DELAY_SECONDS = environment.seconds(os.environ, "BOT_DELAY_SECONDS", 1.0)
-WORKER_INTERVAL = environment.seconds(os.environ, "WORKER_INTERVAL", 0.2)
+# The worker sleeps until the next deadline or until a sooner one wakes it;
+# one sleep lasts WORKER_INTERVAL seconds at most, in case a deadline was set
+# by a process that could not wake it.
+WORKER_INTERVAL = environment.seconds(os.environ, "WORKER_INTERVAL", 5.0)
+# The time a bot may think about one decision (the strong bot searches until
+# then; the others answer at once).
+BOT_DECISION_MS = environment.seconds(os.environ, "BOT_DECISION_MS", 300.0)
 # How long a finished deal's result stays on the table before the worker deals
 # the next one (0 deals at once, in the same transaction as the last action).
 ROUND_PAUSE_SECONDS = environment.seconds(os.environ, "ROUND_PAUSE_SECONDS", 5.0)
-# Without Redis, each server process relays the worker's events to its own
-# clients (games/table/relay.py); scripts/run.sh turns this on when REDIS_URL is unset.
-RELAY_WORKER_EVENTS = environment.flag(os.environ, "RELAY_WORKER_EVENTS", default=False)
+# Without Redis there is one server process: the worker runs inside it
+# (games/worker/in_server.py), so its moves reach clients with no polling.
+# scripts/run.sh turns this on when REDIS_URL is unset.
+WORKER_IN_SERVER = environment.flag(os.environ, "WORKER_IN_SERVER", default=False)
+# How many table sockets one user may hold at one match in one server process.
+TABLE_SOCKETS_PER_USER = environment.count(os.environ, "TABLE_SOCKETS_PER_USER", 4)
 # A quick-match player waiting this long is offered to fill the table with
 # bots and start at once, unrated (games/social/queue.py).
 QUICK_MATCH_BOT_WAIT = environment.seconds(os.environ, "QUICK_MATCH_BOT_WAIT", 45.0)

@@ -10,10 +10,12 @@ exactly those again on PostgreSQL. The checks themselves are in
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import translation
 
 from games.match import services
 from tests.support.deals import seed_deals
@@ -49,6 +51,18 @@ def _fresh_rate_counters() -> Any:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts in the default language, whatever the last request switched to.
+
+    Django's locale middleware leaves the language of a request's thread
+    active after the response, so a page asked for in Arabic would leak into
+    the next test's labels.
+    """
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

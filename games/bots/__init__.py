@@ -8,6 +8,6 @@ bot never looks at another seat's hand or at the deck.
 
 from __future__ import annotations
 
-from .policy import choose_action, decide
+from .policy import DEFAULT_BUDGET_MS, DEFAULT_LEVEL, LEVELS, choose_action, decide
 
-__all__ = ["choose_action", "decide"]
+__all__ = ["DEFAULT_BUDGET_MS", "DEFAULT_LEVEL", "LEVELS", "choose_action", "decide"]

@@ -1,9 +1,9 @@
-"""The result panel and the score sheet of the table, from the finished deals in a view.
+"""The result panel: why a finished deal scored what it did, shown by the table and the replay.
 
 ``view_for`` gives each finished deal's ``explain()`` breakdown; this module
 says, from the viewer's side of the table, why the last deal scored what it
 did (card points, last trick, sweep, projects, rounding, multiplier,
-Baloot, defeat) and lists every deal for the score sheet.
+Baloot, defeat).
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.display import labels
-from games.display.score_sheet import describe_contract
-
-TIMES = "\N{MULTIPLICATION SIGN}"
+from games.display.score_sheet import TIMES, describe_contract
 
 
 @dataclass(frozen=True)
@@ -39,20 +37,6 @@ class ResultPanel:
     contract: str
     rows: list[ResultRow]
     notes: list[str]
-
-
-@dataclass(frozen=True)
-class SheetRow:
-    """One deal of the score sheet, from the viewer's side of the table."""
-
-    number: int
-    dealer: str
-    contract: str
-    bidder: str
-    us: int
-    them: int
-    total_us: int
-    total_them: int
 
 
 def team_name(team: str, us: str, spectator: bool) -> str:
@@ -175,27 +159,3 @@ def result_panel(
         rows,
         notes,
     )
-
-
-def score_rows(
-    results: Sequence[Mapping[str, Any]], names: Mapping[int, str], us: str
-) -> list[SheetRow]:
-    them = "B" if us == "A" else "A"
-    rows = []
-    for number, r in enumerate(results, start=1):
-        contract = r["contract"]
-        rows.append(
-            SheetRow(
-                number=number,
-                dealer=names[r["dealer"]],
-                contract=describe_contract(contract)
-                if contract
-                else str(labels.OUTCOMES.get(r["outcome"], r["outcome"])),
-                bidder=names[contract["bidder"]] if contract else "—",
-                us=r["points"][us],
-                them=r["points"][them],
-                total_us=r["score"][us],
-                total_them=r["score"][them],
-            )
-        )
-    return rows

@@ -1,24 +1,32 @@
-"""The score sheet: one row per finished deal, rebuilt from the engine's results.
+"""The score sheet: one row per finished deal, in words, from one team's side.
 
-Every figure comes from ``RoundResult.explain()``; a row can be read from
+The table and the match page show the same rows (the table fewer columns of
+them). Every figure comes from the engine's ``RoundResult.explain()``
+breakdown, which ``view_for`` hands out as ``results``; a row is read from
 either team's side (``perspective``), so a seated player sees "us" and
 "them".
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import rules
 from games.display import labels
+
+TIMES = "\N{MULTIPLICATION SIGN}"
 
 
 @dataclass(frozen=True)
 class TeamLine:
-    """One team's figures in a deal."""
+    """One team's figures in a deal.
+
+    ``projects`` are the card points of the projects that counted (D20),
+    ``baloot`` the number of Baloot announced.
+    """
 
     team: str
     points: int
@@ -28,91 +36,72 @@ class TeamLine:
 
 
 @dataclass(frozen=True)
-class ScoreRow:
+class SheetRow:
     """One finished deal as the score sheet shows it.
 
-    ``projects_*`` are the card points of the projects that counted (D20),
-    ``baloot_*`` the number of Baloot announced; ``defeated`` names the
-    bidders' team when it lost the deal (D23) and ``sweep`` the team that took
-    every trick (D25).
+    ``contract`` is the contract in words, or what became of a deal without
+    one; ``bidder`` and ``dealer`` are names; ``notes`` say Sawa, which team
+    was defeated (D23) and which swept every trick (D25). ``replay_url``
+    links the deal's replay where the page offers one.
     """
 
     number: int
-    dealer: int
-    outcome: str
+    dealer: str
     contract: str
-    bidder: int | None
-    points_a: int
-    points_b: int
-    total_a: int
-    total_b: int
-    multiplier: int = 1
-    gahwa: bool = False
-    projects_a: int = 0
-    projects_b: int = 0
-    baloot_a: int = 0
-    baloot_b: int = 0
-    defeated: str | None = None
-    sweep: str | None = None
-    perspective: str = "A"
-    outcome_code: str = "played"
-
-    @property
-    def us(self) -> TeamLine:
-        """The figures of the team the sheet is read from."""
-        return self._line(self.perspective)
-
-    @property
-    def them(self) -> TeamLine:
-        """The figures of the other team."""
-        return self._line("B" if self.perspective == "A" else "A")
-
-    def _line(self, team: str) -> TeamLine:
-        a = team == "A"
-        return TeamLine(
-            team=team,
-            points=self.points_a if a else self.points_b,
-            total=self.total_a if a else self.total_b,
-            projects=self.projects_a if a else self.projects_b,
-            baloot=self.baloot_a if a else self.baloot_b,
-        )
+    bidder: str
+    multiplier: str
+    baloot: str
+    notes: list[str]
+    us: TeamLine
+    them: TeamLine
+    outcome: str
+    replay_url: str = ""
 
 
-def score_sheet(state: rules.State, perspective: str = "A") -> list[ScoreRow]:
-    """A row per finished deal of ``state``, oldest first, read from team ``perspective``."""
+def score_sheet(
+    results: Sequence[Mapping[str, Any]],
+    names: Mapping[int, str],
+    perspective: str,
+    team_labels: Mapping[str, str],
+    replay_url: Callable[[int], str] | None = None,
+) -> list[SheetRow]:
+    """A row per finished deal, oldest first, read from team ``perspective``.
+
+    ``results`` are the deals' ``explain()`` breakdowns; ``team_labels``
+    names each team as the viewer calls it ("Us", "Team A"...);
+    ``replay_url(number)``, when given, links each deal's replay.
+    """
+    other = "B" if perspective == "A" else "A"
     rows = []
-    for number, result in enumerate(state.results, start=1):
-        data = result.explain()
+    for number, data in enumerate(results, start=1):
         contract = data["contract"]
-        baloot = data.get("baloot_count", {"A": 0, "B": 0})
-        defeated = data.get("bidders") if data.get("defeated") else None
+        lines = {team: _team_line(data, team) for team in "AB"}
         rows.append(
-            ScoreRow(
+            SheetRow(
                 number=number,
-                dealer=data["dealer"],
-                outcome=str(labels.OUTCOMES.get(data["outcome"], data["outcome"])),
-                contract=describe_contract(contract) if contract else "",
-                bidder=contract["bidder"] if contract else None,
-                points_a=data["points"]["A"],
-                points_b=data["points"]["B"],
-                total_a=data["score"]["A"],
-                total_b=data["score"]["B"],
-                multiplier=contract["multiplier"] if contract else 1,
-                gahwa=bool(contract and contract["gahwa"]),
-                projects_a=sum(p["value"] for p in data["projects"]["A"]),
-                projects_b=sum(p["value"] for p in data["projects"]["B"]),
-                baloot_a=baloot["A"],
-                baloot_b=baloot["B"],
-                defeated=defeated,
-                sweep=data.get("sweep"),
-                perspective=perspective,
-                outcome_code=data["outcome"],
+                dealer=names[data["dealer"]],
+                contract=describe_contract(contract)
+                if contract
+                else str(labels.OUTCOMES.get(data["outcome"], data["outcome"])),
+                bidder=names[contract["bidder"]] if contract else "",
+                multiplier=_multiplier(contract),
+                baloot=", ".join(
+                    team_labels[line.team] + (f" {TIMES}{line.baloot}" if line.baloot > 1 else "")
+                    for line in (lines[perspective], lines[other])
+                    if line.baloot
+                )
+                or "—",
+                notes=_notes(data, team_labels),
+                us=lines[perspective],
+                them=lines[other],
+                outcome=data["outcome"],
+                replay_url=replay_url(number) if replay_url else "",
             )
         )
     return rows
 
 
-def describe_contract(contract: dict[str, Any]) -> str:
+def describe_contract(contract: Mapping[str, Any]) -> str:
     """A contract in words, such as "Hokum ♥ · Double · locked"."""
     parts = [str(labels.CONTRACTS.get(contract["type"], contract["type"]))]
     trump = contract.get("trump")
@@ -125,3 +114,32 @@ def describe_contract(contract: dict[str, Any]) -> str:
     if contract.get("lock"):
         parts.append(_("locked"))
     return " · ".join(parts)
+
+
+def _team_line(data: Mapping[str, Any], team: str) -> TeamLine:
+    return TeamLine(
+        team=team,
+        points=data["points"][team],
+        total=data["score"][team],
+        projects=sum(p["value"] for p in data["projects"][team]),
+        baloot=data.get("baloot_count", {"A": 0, "B": 0})[team],
+    )
+
+
+def _multiplier(contract: Mapping[str, Any] | None) -> str:
+    if not contract:
+        return "—"
+    if contract["gahwa"]:
+        return str(labels.GAHWA)
+    return f"{TIMES}{contract['multiplier']}"
+
+
+def _notes(data: Mapping[str, Any], team_labels: Mapping[str, str]) -> list[str]:
+    notes = []
+    if data["outcome"] == "sawa":
+        notes.append(_("Sawa"))
+    if data.get("defeated") and data.get("bidders"):
+        notes.append(_("%(team)s defeated") % {"team": team_labels[data["bidders"]]})
+    if data.get("sweep"):
+        notes.append(_("Sweep by %(team)s") % {"team": team_labels[data["sweep"]]})
+    return notes

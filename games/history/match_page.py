@@ -15,15 +15,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import rules
-from games.display.labels import GAHWA
-from games.display.score_sheet import ScoreRow, score_sheet
+from games.display.score_sheet import SheetRow, score_sheet
 from games.history.deal_proof import CurrentDeal, current_deal
 from games.history.score_chart import ScoreChart, score_chart
 from games.match.access import invite_matches
 from games.match.event_log import load_state
 from games.match.models import Match, Seat, team_of_seat
-
-TIMES = "\N{MULTIPLICATION SIGN}"
 
 
 def team_label(team: str, my_team: str | None) -> str:
@@ -59,49 +56,6 @@ def page_url(name: str, args: Iterable[Any], params: Mapping[str, Any]) -> str:
 
 
 @dataclass(frozen=True)
-class SheetLine:
-    """A score-sheet row with the words it shows and the link to its replay."""
-
-    row: ScoreRow
-    dealer: str
-    bidder: str
-    multiplier: str
-    baloot: str
-    notes: list[str]
-    replay_url: str
-
-
-def sheet_line(
-    row: ScoreRow, names: Mapping[int, str], labels: Mapping[str, str], replay_url: str
-) -> SheetLine:
-    """``row`` in words: ``labels`` names the teams ("Us", "Team A"...)."""
-    multiplier = f"{TIMES}{row.multiplier}" if row.bidder else "—"
-    if row.gahwa:
-        multiplier = str(GAHWA)
-    baloot = [
-        labels[line.team] + (f" {TIMES}{line.baloot}" if line.baloot > 1 else "")
-        for line in (row.us, row.them)
-        if line.baloot
-    ]
-    notes = []
-    if row.outcome_code == "sawa":
-        notes.append(_("Sawa"))
-    if row.defeated:
-        notes.append(_("%(team)s defeated") % {"team": labels[row.defeated]})
-    if row.sweep:
-        notes.append(_("Sweep by %(team)s") % {"team": labels[row.sweep]})
-    return SheetLine(
-        row=row,
-        dealer=names[row.dealer],
-        bidder=names[row.bidder] if row.bidder else "",
-        multiplier=multiplier,
-        baloot=", ".join(baloot) or "—",
-        notes=notes,
-        replay_url=replay_url,
-    )
-
-
-@dataclass(frozen=True)
 class MatchHistory:
     """What a match page shows about the match's deals."""
 
@@ -110,7 +64,7 @@ class MatchHistory:
     my_team: str | None
     us_label: str
     them_label: str
-    sheet: list[SheetLine]
+    sheet: list[SheetRow]
     chart: ScoreChart | None
     current_deal: CurrentDeal | None
     export_url: str
@@ -133,15 +87,14 @@ def match_history(
     perspective = my_team or "A"
     other = "B" if perspective == "A" else "A"
     state = load_state(match) if match.seq else None
-    rows = score_sheet(state, perspective) if state is not None else []
     us_label, them_label = team_label(perspective, my_team), team_label(other, my_team)
-    team_labels = {perspective: us_label, other: them_label}
-    sheet = [
-        sheet_line(
-            row, names, team_labels, page_url("games:replay", [match.pk, row.number], access)
-        )
-        for row in rows
-    ]
+    rows = score_sheet(
+        [result.explain() for result in state.results] if state is not None else [],
+        names,
+        perspective,
+        {perspective: us_label, other: them_label},
+        lambda number: page_url("games:replay", [match.pk, number], access),
+    )
     chart = None
     if rows:
         start = rules.new_match(match.mode).score
@@ -162,7 +115,7 @@ def match_history(
         my_team=my_team,
         us_label=us_label,
         them_label=them_label,
-        sheet=sheet,
+        sheet=rows,
         chart=chart,
         current_deal=current_deal(match),
         export_url=page_url("games:export", [match.pk], access) if match.is_over else "",

@@ -69,7 +69,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "match": match,
             "team_a": [s for s in seats if s.team == "A"],
             "team_b": [s for s in seats if s.team == "B"],
-            "rows": [line.row for line in history.sheet],
+            "rows": history.sheet,
             "names": history.names,
             "history": history,
         },

@@ -18,7 +18,7 @@ def new_seed() -> str:
 def new_deal_payload(dealer: int) -> dict[str, Any]:
     """The payload of a deal event: dealer, deck, the seed it came from and its commitment.
 
-    The deck is stored as well as the seed so that replays never shuffle again.
+    The deck is stored as well as the seed so that rebuilding a match never shuffles again.
     """
     seed = new_seed()
     return {

@@ -25,7 +25,7 @@ CURRENT_PAYLOAD_VERSION = 1
 
 
 class LogError(Exception):
-    """A stored event that does not replay; ``seq`` names it."""
+    """A stored event that does not rebuild; ``seq`` names it."""
 
     def __init__(self, seq: int, message: str) -> None:
         super().__init__(message)
@@ -86,7 +86,7 @@ def fold(state: rules.State, events: Iterable[Event]) -> rules.State:
 def load_state(match: Match) -> rules.State:
     """The match's current state from its latest snapshot and the events after it.
 
-    Raises LogError if the stored log does not replay.
+    Raises LogError if the stored log does not rebuild.
     """
     snapshot = DealSnapshot.objects.filter(match=match).order_by("-seq").first()
     state = None
@@ -95,7 +95,7 @@ def load_state(match: Match) -> rules.State:
             state = rules.restore(snapshot.state)
         except (KeyError, TypeError, ValueError):
             # A snapshot is only a cache: one the engine can no longer read
-            # (say, after an upgrade) costs a full replay, never a wrong state.
+            # (say, after an upgrade) costs a full rebuild, never a wrong state.
             logger.warning("match %s: unreadable snapshot at %s", match.pk, snapshot.seq)
     if state is None or snapshot is None:
         return rebuild_state(match)
@@ -103,9 +103,9 @@ def load_state(match: Match) -> rules.State:
 
 
 def rebuild_state(match: Match) -> rules.State:
-    """The match's current state replayed from its first event, ignoring snapshots.
+    """The match's current state rebuilt from its first event, ignoring snapshots.
 
-    Raises LogError if the stored log does not replay.
+    Raises LogError if the stored log does not rebuild.
     """
     return fold(initial_state(match), Event.objects.filter(match=match).order_by("seq"))
 
@@ -185,7 +185,7 @@ def _snapshot_problem(event: Event, state: rules.State, stored: Any) -> str | No
 
 
 def _projection_problem(match: Match, state: rules.State, last_seq: int) -> str | None:
-    """What is wrong with the match's projected fields after replaying ``last_seq`` events."""
+    """What is wrong with the match's projected fields after rebuilding ``last_seq`` events."""
     if match.seq != last_seq:
         return _("The match says it is at event %(said)s, but its log ends at %(real)s.") % {
             "said": match.seq,

@@ -3,7 +3,7 @@
 ``Event`` rows are the source of truth: one row per dealt deck and one per
 player action, numbered by ``seq`` within a match. Everything else on a match
 (status, scores, winner, ``seq``) is a projection that the services keep up
-to date and that ``games.history.replay`` can rebuild from the events. Only
+to date and that ``games.match.event_log.rebuild_state`` can rebuild from the events. Only
 ``games.match.services`` writes events.
 """
 
@@ -110,7 +110,7 @@ class Match(models.Model):
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
 
     # Projections of the event log: the services update them with every event
-    # and verification rebuilds them; they are never read back into a replay.
+    # and verification rebuilds them; they are never read back into a rebuild.
     seq = models.PositiveIntegerField(_("last event"), default=0)
     score_a = models.SmallIntegerField(_("score of team A"), default=0)
     score_b = models.SmallIntegerField(_("score of team B"), default=0)
@@ -118,6 +118,11 @@ class Match(models.Model):
     winner = models.CharField(  # noqa: DJ001
         _("winner"), max_length=1, choices=Team, null=True, blank=True
     )
+    # The deal on the table: how many deals were dealt so far and the
+    # commitment (never the seed) of the last one, so that the table shows
+    # it from the match row alone.
+    deal_number = models.PositiveIntegerField(_("deals dealt"), default=0)
+    deal_commitment = models.CharField(_("commitment of the last deal"), max_length=64, blank=True)
 
     objects = MatchQuerySet.as_manager()
 
@@ -266,7 +271,7 @@ class Event(models.Model):
 
 
 class DealSnapshot(models.Model):
-    """The engine state right after a deal event, so loading replays one deal at most.
+    """The engine state right after a deal event, so loading folds one deal at most.
 
     A cache of the log, never its source: it can be deleted and rebuilt.
     """

@@ -80,10 +80,15 @@ MatchRef = Match | int
 
 @dataclass(frozen=True)
 class Outcome:
-    """A match after a service call, with its engine state and last event number."""
+    """A match after a service call, with its engine state, seats and last event number.
+
+    ``seats`` are the match's seats by number as committed with the change
+    (their users loaded), when the service read them.
+    """
 
     match: Match
     state: rules.State
+    seats: dict[int, Seat] | None = None
 
     @property
     def seq(self) -> int:
@@ -172,6 +177,7 @@ def take_seat(user: Any, match: MatchRef, number: int, *, invite_token: str = ""
             raise SeatTaken(number=number)
         seat.user = user
         seat.save(update_fields=["user"])
+        _announce_seats(locked)
     return seat
 
 
@@ -194,6 +200,7 @@ def leave_seat(user: Any, match: MatchRef) -> Seat:
             _restart_clock_of(locked, seat.number)
         else:
             raise MatchOver()
+        _announce_seats(locked)
     return seat
 
 
@@ -213,6 +220,7 @@ def come_back(user: Any, match: MatchRef) -> Seat:
         if seat.away:
             seat.away = False
             seat.save(update_fields=["away"])
+        _announce_seats(locked)
     return seat
 
 
@@ -234,6 +242,7 @@ def add_bot(user: Any, match: MatchRef, number: int) -> Seat:
             raise SeatTaken(number=number)
         seat.is_bot = True
         seat.save(update_fields=["is_bot"])
+        _announce_seats(locked)
     return seat
 
 
@@ -279,6 +288,7 @@ def remove_bot(user: Any, match: MatchRef, number: int) -> Seat:
             raise NotABot(number=number)
         seat.is_bot = False
         seat.save(update_fields=["is_bot"])
+        _announce_seats(locked)
     return seat
 
 
@@ -303,9 +313,10 @@ def start_match(user: Any, match: MatchRef) -> Outcome:
         locked.started_at = timezone.now()
         locked.save(update_fields=["first_dealer", "status", "started_at"])
         state = _deal(locked, initial_state(locked))
-        _project(locked, state)
-        announce_on_commit(locked.pk, locked.seq)
-    return Outcome(locked, state)
+        _project(locked, state, seats)
+        outcome = Outcome(locked, state, seats)
+        _announce(outcome)
+    return outcome
 
 
 def play_with_bots(user: Any, *, mode: str = Match.Mode.CLASSIC, play_timer: int = 15) -> Outcome:
@@ -361,7 +372,12 @@ def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> 
     with transaction.atomic():
         locked = _lock(match)
         _require_running(locked)
-        seat = _own_seat(locked, user)
+        # All four seats in one query: the acting one, and the others for
+        # the outcome, which the answer and the pushes are drawn from.
+        seats = _seats(locked)
+        seat = access.seat_of(seats.values(), user)
+        if seat is None:
+            raise NotYourSeat(_("You do not have a seat at this table."))
         if fields.get("seat", seat.number) != seat.number:
             raise NotYourSeat()
         if seat.away or seat.missed_turns:
@@ -370,7 +386,7 @@ def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> 
             seat.away = False
             seat.missed_turns = 0
             seat.save(update_fields=["away", "missed_turns"])
-        return _record(locked, _payload(seat.number, fields, auto=False), seen)
+        return _record(locked, _payload(seat.number, fields, auto=False), seen, seats=seats)
 
 
 def submit_as_seat(
@@ -380,12 +396,15 @@ def submit_as_seat(
     expected_seq: int,
     *,
     auto: bool = False,
+    seats: dict[int, Seat] | None = None,
 ) -> Outcome:
     """Record an action for a seat on the server's own authority (bots and timers).
 
     ``auto`` (or ``"auto": true`` in the action) marks a timer-forced action,
-    which the engine checks is the forced choice. Raises the errors of
-    ``submit`` except NotAllowed, and InvalidSeat.
+    which the engine checks is the forced choice. ``seats``, the match's
+    seats read under its lock, if the caller has them, come back in the
+    outcome. Raises the errors of ``submit`` except NotAllowed, and
+    InvalidSeat.
     """
     _check_seat_number(seat_number)
     auto = auto or action.get("auto") is True
@@ -397,7 +416,7 @@ def submit_as_seat(
     with transaction.atomic():
         locked = _lock(match)
         _require_running(locked)
-        return _record(locked, payload, seen)
+        return _record(locked, payload, seen, seats=seats)
 
 
 def play_due_turn(
@@ -413,7 +432,7 @@ def play_due_turn(
     they come back. ``seen_seq`` (the event number the caller saw the match
     at) makes a match that moved since then not due. A turn another worker
     recorded first is not played again. Raises LogError for a log that does
-    not replay, ServiceError if the action is refused for any reason but a
+    not rebuild, ServiceError if the action is refused for any reason but a
     lost race, DatabaseError when the database fails.
     """
     now = now or timezone.now()
@@ -433,17 +452,20 @@ def play_due_turn(
             if state.phase is rules.Phase.ROUND_OVER:
                 state = _deal(locked, state)
                 _project(locked, state)
-                announce_on_commit(locked.pk, locked.seq)
-                return DueTurn(Outcome(locked, state))
+                outcome = Outcome(locked, state, _seats(locked))
+                _announce(outcome)
+                return DueTurn(outcome)
             if state.turn is None:
                 return None
-            seat = Seat.objects.get(match=locked, number=state.turn)
+            # Every seat, so that the outcome carries them to the pushes.
+            seats = _seats(locked)
+            seat = seats[state.turn]
             action, auto = _due_action(seat, state)
             fields = clean_action({k: v for k, v in action.items() if k not in SERVER_FIELDS})
             if fields.get("seat", seat.number) != seat.number:
                 raise NotYourSeat()
             payload = _payload(seat.number, fields, auto=auto)
-            outcome = _record(locked, payload, locked.seq, state)
+            outcome = _record(locked, payload, locked.seq, state, seats)
     except (StaleSequence, DuplicateAction):
         # Another worker recorded this turn first: nothing left to do.
         return None
@@ -588,12 +610,17 @@ def _document_refusal(error: rules.NotationError) -> InvalidDocument:
 
 
 def _record(
-    match: Match, payload: dict[str, Any], expected_seq: int, state: rules.State | None = None
+    match: Match,
+    payload: dict[str, Any],
+    expected_seq: int,
+    state: rules.State | None = None,
+    seats: dict[int, Seat] | None = None,
 ) -> Outcome:
     """Validate ``payload`` against the match's state and append it, dealing on if needed.
 
     ``state`` is the state of the locked match when the caller loaded it
-    already; it is loaded here otherwise.
+    already; it is loaded here otherwise. ``seats``, the match's seats when
+    the caller read them, come back in the outcome.
 
     Raises StaleSequence or DuplicateAction for an out-of-date ``expected_seq``
     (also when a racing twin got its event in first), and the engine's
@@ -620,9 +647,10 @@ def _record(
         raise _conflict(match.pk, expected_seq, payload) from None
     if state.phase is rules.Phase.ROUND_OVER and settings.ROUND_PAUSE_SECONDS <= 0:
         state = _deal(match, state)
-    _project(match, state)
-    announce_on_commit(match.pk, match.seq)
-    return Outcome(match, state)
+    _project(match, state, seats)
+    outcome = Outcome(match, state, seats)
+    _announce(outcome)
+    return outcome
 
 
 def deal_next(match: MatchRef, expected_seq: int) -> Outcome:
@@ -643,8 +671,9 @@ def deal_next(match: MatchRef, expected_seq: int) -> Outcome:
             raise WrongPhase()
         state = _deal(locked, state)
         _project(locked, state)
-        announce_on_commit(locked.pk, locked.seq)
-    return Outcome(locked, state)
+        outcome = Outcome(locked, state, _seats(locked))
+        _announce(outcome)
+    return outcome
 
 
 def _deal(match: Match, state: rules.State) -> rules.State:
@@ -653,6 +682,9 @@ def _deal(match: Match, state: rules.State) -> rules.State:
     _append(match, Event.Kind.DEAL, payload)
     state = rules.start_deal(state, payload["deal"]["deck"])
     DealSnapshot.objects.create(match=match, seq=match.seq, state=rules.snapshot(state))
+    # Saved with the other projections by _project, which always follows.
+    match.deal_number += 1
+    match.deal_commitment = payload["deal"].get("commitment", "")
     return state
 
 
@@ -671,20 +703,31 @@ def _append(
     )
 
 
-def _project(match: Match, state: rules.State) -> None:
+def _project(match: Match, state: rules.State, seats: dict[int, Seat] | None = None) -> None:
     """Bring the match's projected fields in line with ``state`` and save them."""
     score = state.score
     match.score_a = score["A"]
     match.score_b = score["B"]
     match.winner = state.winner
     # The next seat's clock starts with the event that gave it the turn.
-    match.deadline = deadline_for(match, state)
-    fields = ["seq", "score_a", "score_b", "winner", "deadline"]
+    match.deadline = deadline_for(match, state, seats=seats)
+    fields = ["seq", "score_a", "score_b", "winner", "deadline", "deal_number", "deal_commitment"]
     if state.phase is rules.Phase.MATCH_OVER:
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
         fields += ["status", "finished_at"]
     match.save(update_fields=fields)
+
+
+def _announce(outcome: Outcome) -> None:
+    """Announce the outcome's new event, with the outcome itself for this process."""
+    match = outcome.match
+    announce_on_commit(match.pk, match.seq, deadline=match.deadline, outcome=outcome)
+
+
+def _announce_seats(match: Match) -> None:
+    """Announce a change of the seats (the event number stays as it is)."""
+    announce_on_commit(match.pk, match.seq, deadline=match.deadline)
 
 
 def _due_action(seat: Seat, state: rules.State) -> tuple[dict[str, Any], bool]:
@@ -695,7 +738,7 @@ def _due_action(seat: Seat, state: rules.State) -> tuple[dict[str, Any], bool]:
     recorded action sets already knows whether the seat is now away.
     """
     if seat.is_bot or seat.away:
-        return choose_action(state, seat.number), False
+        return choose_action(state, seat.number, budget_ms=settings.BOT_DECISION_MS), False
     seat.missed_turns += 1
     if seat.missed_turns >= MISSED_TURNS_BEFORE_AWAY:
         seat.away = True

@@ -73,12 +73,15 @@ from .projects import VALUES as PROJECT_VALUES
 from .projects import candidates, describe
 from .scoring import convert
 from .snapshot import restore, snapshot
-from .state import Contract, Phase, RoundResult, State, team_of
+from .state import Contract, Phase, RoundResult, State, Trick, team_of
 from .view import public_history, view_for
 
 
 def available_projects(state: State, seat: int) -> list[dict[str, Any]]:
-    """Every single project the seat's hand holds, with its card points (D19)."""
+    """Every single project the seat's hand holds, with its card points (D19).
+
+    Never raises: before a contract there are none.
+    """
     if state.contract is None:
         return []
     return [
@@ -115,6 +118,7 @@ __all__ = [
     "RoundResult",
     "State",
     "Suit",
+    "Trick",
     "WrongPhase",
     "apply",
     "apply_trusted",

@@ -23,10 +23,7 @@ from .notation import (
     score_document,
 )
 
-USAGE = (
-    "usage: python -m games.rules score FILE | legal FILE | "
-    "verify-deal SEED COMMITMENT [DECK]"
-)
+USAGE = "usage: python -m games.rules score FILE | legal FILE | verify-deal SEED COMMITMENT [DECK]"
 
 
 def main(argv: list[str]) -> int:

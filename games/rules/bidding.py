@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import SUITS
+from .cards import SUITS, Suit, suit_of
 from .errors import InvalidBid, InvalidRedeal
 from .state import ASHKAL_REPLY, HOKUM_CHOICE, HOKUM_REPLY, OPEN, Contract, Phase, State
 
@@ -37,8 +37,8 @@ def legal(st: State) -> list[dict[str, Any]]:
         if st.bid_round == 1:
             out.append({"seat": seat, "bid": "confirm"})
         else:
-            for suit in range(4):
-                if suit != st.faceup >> 3:
+            for suit in Suit:
+                if suit != suit_of(st.faceup):
                     out.append({"seat": seat, "bid": "confirm", "trump": SUITS[suit]})
         return out
     out.append({"seat": seat, "bid": "pass"})
@@ -59,7 +59,7 @@ def forced(st: State) -> dict[str, Any]:
         return {"seat": seat, "bid": "pass", "auto": True}
     if st.bid_round == 1:
         return {"seat": seat, "bid": "confirm", "auto": True}
-    trump = next(s for s in range(4) if s != st.faceup >> 3)
+    trump = next(s for s in Suit if s != suit_of(st.faceup))
     return {"seat": seat, "bid": "confirm", "trump": SUITS[trump], "auto": True}
 
 
@@ -90,9 +90,7 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
         if stage == ASHKAL_REPLY:
             raise InvalidBid("Answer an Ashkal with Sun or Pass")
         if st.position(seat) < 3:
-            raise InvalidBid(
-                "Only the dealer or the player on the dealer's left may call Ashkal"
-            )
+            raise InvalidBid("Only the dealer or the player on the dealer's left may call Ashkal")
         st.ashkal_caller = seat
         st.bid_stage = ASHKAL_REPLY
         st.turn = (seat - 2) % 4 + 1
@@ -133,7 +131,7 @@ def _hokum_choice(st: State, seat: int, bid: str, action: dict[str, Any]) -> Non
         return
     if bid != "confirm":
         raise InvalidBid("Everyone passed: choose Sun or confirm your Hokum")
-    faceup_suit = st.faceup >> 3
+    faceup_suit = suit_of(st.faceup)
     if st.bid_round == 1:
         if "trump" in action:
             raise InvalidBid("In the first round the trump is the face-up card's suit")

@@ -41,9 +41,10 @@ class Rank(IntEnum):
 
 ALL_CARDS = tuple(range(32))
 FULL_MASK = (1 << 32) - 1
+# The mask of every card of one suit, by suit index.
 SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
 
-CARD_STR = tuple(RANKS[c & 7] + SUITS[c >> 3] for c in ALL_CARDS)
+CARD_STR = tuple(RANKS[c % 8] + SUITS[c // 8] for c in ALL_CARDS)
 CARD_OF: dict[str, int] = {s: c for c, s in enumerate(CARD_STR)}
 
 # D1: card points by rank index (natural order 7 8 9 T J Q K A).
@@ -63,6 +64,16 @@ def suit_of(card: int) -> int:
 def rank_of(card: int) -> int:
     """The natural rank index of a card."""
     return card & 7
+
+
+def card_at(suit: int, rank: int) -> int:
+    """The card of that suit and natural rank."""
+    return suit * 8 + rank
+
+
+def suit_pattern(hand: int, suit: int) -> int:
+    """The 8-bit pattern of the ranks a hand holds in one suit (bit r = rank r)."""
+    return hand >> (suit * 8) & 0xFF
 
 
 def parse_card(text: object) -> int:
@@ -94,16 +105,32 @@ def mask_of(cards: list[int] | tuple[int, ...]) -> int:
 
 def card_points(card: int, trump: int) -> int:
     """D1: what a card is worth when ``trump`` is the trump suit (-1 for none)."""
-    if card >> 3 == trump:
-        return TRUMP_POINTS[card & 7]
-    return PLAIN_POINTS[card & 7]
+    if suit_of(card) == trump:
+        return TRUMP_POINTS[rank_of(card)]
+    return PLAIN_POINTS[rank_of(card)]
 
 
 def strength(card: int, trump: int) -> int:
     """D2: the card's place in its suit's trick order."""
-    if card >> 3 == trump:
-        return TRUMP_STRENGTH[card & 7]
-    return PLAIN_STRENGTH[card & 7]
+    if suit_of(card) == trump:
+        return TRUMP_STRENGTH[rank_of(card)]
+    return PLAIN_STRENGTH[rank_of(card)]
+
+
+def trick_winner(plays: tuple[tuple[int, int], ...], trump: int) -> int:
+    """D2: the seat whose card wins a trick given as (seat, card) pairs in play order.
+
+    The highest trump wins; without a trump, the highest card of the led suit.
+    """
+    winner, best = plays[0]
+    for seat, card in plays[1:]:
+        suit = suit_of(card)
+        if suit == suit_of(best):
+            if strength(card, trump) > strength(best, trump):
+                winner, best = seat, card
+        elif suit == trump:
+            winner, best = seat, card
+    return winner
 
 
 def _suit_tables(order: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -123,4 +150,4 @@ TRUMP_BEST, TRUMP_WEAKEST = _suit_tables(TRUMP_STRENGTH)
 
 def sort_hand(mask: int, trump: int = -1) -> list[int]:
     """Cards for display: grouped by suit (S H D C), strongest first within a suit."""
-    return sorted(cards_of(mask), key=lambda c: (c >> 3, -strength(c, trump)))
+    return sorted(cards_of(mask), key=lambda c: (suit_of(c), -strength(c, trump)))

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CARD_OF
+from .cards import CARD_OF, Rank, card_at
 from .errors import InvalidDeclaration
 from .projects import Project, check_declaration, counting_team, declarations, describe
 from .state import Phase, State
-
-KING, QUEEN = 6, 5
 
 
 def legal(st: State) -> list[dict[str, Any]]:
@@ -35,9 +33,7 @@ def forced(st: State) -> dict[str, Any]:
 
 def parse(items: list[dict[str, Any]]) -> list[Project]:
     """Notation projects as (kind, sorted cards) pairs."""
-    return [
-        (item["project"], tuple(sorted(CARD_OF[c] for c in item["cards"]))) for item in items
-    ]
+    return [(item["project"], tuple(sorted(CARD_OF[c] for c in item["cards"]))) for item in items]
 
 
 def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
@@ -66,8 +62,8 @@ def _baloot_seats(st: State) -> int:
     assert contract is not None
     if contract.kind != "hokum":
         return 0
-    king = 8 * contract.trump + KING
-    queen = 8 * contract.trump + QUEEN
+    king = card_at(contract.trump, Rank.KING)
+    queen = card_at(contract.trump, Rank.QUEEN)
     seats = 0
     for seat in range(1, 5):
         dealt = st.dealt[seat - 1]

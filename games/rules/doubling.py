@@ -52,9 +52,7 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
         return
     expected = CALL_AT_STEP[st.double_step]
     if call != expected:
-        raise InvalidDouble(
-            "The call now is %(expected)s or Pass", expected=expected.title()
-        )
+        raise InvalidDouble("The call now is %(expected)s or Pass", expected=expected.title())
     if contract.sun:
         if "lock" in action:
             raise InvalidDouble("Only Hokum calls are open or locked")

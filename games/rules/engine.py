@@ -134,7 +134,8 @@ def start_deal(state: State, deck: Sequence[str]) -> State:
 
 
 def legal_actions(state: State) -> list[dict[str, Any]]:
-    """Every legal action of the seat to act, in notation form."""
+    """Every legal action of the seat to act, in notation form; never raises
+    (no actions when nobody is to act)."""
     module = _MODULES.get(state.phase)
     actions: list[dict[str, Any]] = module.legal(state) if module else []
     return actions
@@ -161,7 +162,11 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
 
 
 def apply_trusted(state: State, action: Mapping[str, Any]) -> State:
-    """``apply`` for actions read from a checked log: skips the shape check."""
+    """``apply`` for actions read from a checked log: skips the shape check.
+
+    Raises what ``apply`` raises but MalformedAction; an action that is not
+    well formed may raise KeyError or TypeError instead.
+    """
     return _apply(state, action, next(k for k in action if k in _PHASE_OF_VERB))
 
 

@@ -65,15 +65,13 @@ def deck_from_seed(seed_hex: str) -> list[str]:
 
 
 def random_deck(rng: random.Random) -> list[str]:
-    """A deck shuffled by an injected random source (for tests and playouts)."""
+    """A deck shuffled by an injected random source (for tests and playouts); never raises."""
     cards = list(CARD_STR)
     rng.shuffle(cards)
     return cards
 
 
-def deck_from_hands(
-    dealer: int, hands: dict[int, list[str]], faceup: str, taker: int
-) -> list[str]:
+def deck_from_hands(dealer: int, hands: dict[int, list[str]], faceup: str, taker: int) -> list[str]:
     """The deck that deals these 8-card ``hands`` when ``taker`` takes ``faceup``.
 
     The first five cards of each hand go out first, in the order given, then

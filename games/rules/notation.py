@@ -189,7 +189,7 @@ def write_document(doc: Document) -> str:
     """Canonical text: one line per action, so documents diff well.
 
     ``write_document(read_document(text))`` gives back ``text`` for any text
-    this function wrote.
+    this function wrote. Raises TypeError for a value JSON cannot hold.
     """
     top: dict[str, Any] = {"notation": NOTATION, "mode": doc.mode}
     if doc.players is not None:

@@ -7,15 +7,15 @@ from typing import Any
 from .cards import (
     CARD_OF,
     CARD_STR,
-    PLAIN_POINTS,
-    PLAIN_STRENGTH,
     SUIT_MASKS,
     SUIT_NAMES,
-    TRUMP_POINTS,
-    TRUMP_STRENGTH,
+    Rank,
     card_points,
     cards_of,
+    rank_of,
     strength,
+    suit_of,
+    trick_winner,
 )
 from .errors import (
     CardNotInHand,
@@ -27,22 +27,22 @@ from .errors import (
 )
 from .sawa import can_claim
 from .scoring import LAST_TRICK_BONUS
-from .state import State, team_index
+from .state import State, Trick, team_index
 
-KING, QUEEN = 6, 5
+BALOOT_RANKS = (Rank.QUEEN, Rank.KING)
 
 
 def playable(st: State, seat: int) -> int:
     """The mask of cards the seat may play now (D3, D4)."""
     hand = st.hands[seat - 1]
-    trump = st.contract.trump if st.contract else -1
+    trump = st.trump
     if not st.trick:
         if st.lock and trump >= 0:
             others = hand & ~SUIT_MASKS[trump]
             if others:
                 return others
         return hand
-    follow = hand & SUIT_MASKS[st.trick[0][1] >> 3]
+    follow = hand & SUIT_MASKS[suit_of(st.trick[0][1])]
     if follow:
         return follow
     if trump >= 0:
@@ -57,8 +57,8 @@ def may_announce(st: State, seat: int, card: int) -> bool:
     contract = st.contract
     return (
         contract is not None
-        and card >> 3 == contract.trump
-        and (card & 7) in (KING, QUEEN)
+        and suit_of(card) == contract.trump
+        and rank_of(card) in BALOOT_RANKS
         and bool(st.baloot_ok >> seat & 1)
         and not st.baloot_done >> seat & 1
     )
@@ -91,13 +91,17 @@ def forced(st: State) -> dict[str, Any]:
     trump = st.trump
     card = min(
         cards_of(playable(st, seat)),
-        key=lambda c: (card_points(c, trump), c >> 3 == trump, strength(c, trump), c >> 3),
+        key=lambda c: (card_points(c, trump), suit_of(c) == trump, strength(c, trump), suit_of(c)),
     )
     return {"seat": seat, "play": CARD_STR[card], "auto": True}
 
 
 def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
-    """Plays a card or claims Sawa in ``st`` (a fresh copy)."""
+    """Plays a card or claims Sawa in ``st`` (a fresh copy).
+
+    Raises CardNotInHand, MustFollowSuit, MustTrump, LockedLead, InvalidBaloot
+    or InvalidSawa.
+    """
     if verb == "sawa":
         _claim(st, seat)
         return
@@ -117,33 +121,20 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     hands = list(st.hands)
     hands[seat - 1] = hand & ~(1 << card)
     st.hands = (hands[0], hands[1], hands[2], hands[3])
-    trick = (*st.trick, (seat, card))
-    if len(trick) < 4:
-        st.trick = trick
+    plays = (*st.trick, (seat, card))
+    if len(plays) < 4:
+        st.trick = plays
         st.turn = seat % 4 + 1
         return
-    trump = st.contract.trump if st.contract else -1
-    led = trick[0][1] >> 3
-    winner = 0
-    best = -2
-    points = 0
-    for who, played in trick:
-        suit = played >> 3
-        if suit == trump:
-            power = 100 + TRUMP_STRENGTH[played & 7]
-            points += TRUMP_POINTS[played & 7]
-        else:
-            power = PLAIN_STRENGTH[played & 7] if suit == led else -1
-            points += PLAIN_POINTS[played & 7]
-        if power > best:
-            best, winner = power, who
-    team = team_index(winner)
+    trump = st.trump
+    winner = trick_winner(plays, trump)
+    points = sum(card_points(played, trump) for _, played in plays)
     if len(st.tricks) == 7:
         points += LAST_TRICK_BONUS
     scored = list(st.points)
-    scored[team] += points
+    scored[team_index(winner)] += points
     st.points = (scored[0], scored[1])
-    st.tricks = (*st.tricks, (st.leader, trick, winner))
+    st.tricks = (*st.tricks, Trick(st.leader, plays, winner))
     st.trick = ()
     st.leader = winner
     st.turn = winner
@@ -152,19 +143,26 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
 
 
 def _explain_unplayable(st: State, hand: int) -> None:
-    """Raises the error that says why a held card may not be played."""
+    """Raises the error that says why a held card may not be played: LockedLead,
+    MustFollowSuit or MustTrump."""
     trump = st.trump
     if not st.trick:
         raise LockedLead("The game is locked: you may not lead a trump while you hold another suit")
-    led = st.trick[0][1] >> 3
+    led = suit_of(st.trick[0][1])
     if hand & SUIT_MASKS[led]:
         raise MustFollowSuit("You must follow %(suit)s", suit=SUIT_NAMES[led])
-    raise MustTrump("You cannot follow %(suit)s, so you must trump with %(trump)s",
-                    suit=SUIT_NAMES[led], trump=SUIT_NAMES[trump])
+    raise MustTrump(
+        "You cannot follow %(suit)s, so you must trump with %(trump)s",
+        suit=SUIT_NAMES[led],
+        trump=SUIT_NAMES[trump],
+    )
 
 
 def _claim(st: State, seat: int) -> None:
-    """D26: the claimer's team takes every remaining card and the last trick."""
+    """D26: the claimer's team takes every remaining card and the last trick.
+
+    Raises InvalidSawa when a trick is under way or the claim is not sure.
+    """
     if st.trick:
         raise InvalidSawa("Sawa is claimed at your turn to lead")
     if not can_claim(st.hands, seat, st.trump, st.lock):
@@ -172,10 +170,7 @@ def _claim(st: State, seat: int) -> None:
             "Sawa needs a hand that wins every remaining trick whatever the others play"
         )
     trump = st.trump
-    remaining = 0
-    for hand in st.hands:
-        for card in cards_of(hand):
-            remaining += card_points(card, trump)
+    remaining = sum(card_points(card, trump) for hand in st.hands for card in cards_of(hand))
     scored = list(st.points)
     scored[team_index(seat)] += remaining + LAST_TRICK_BONUS
     st.points = (scored[0], scored[1])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 
-from .cards import CARD_STR, rank_of
+from .cards import CARD_STR, Rank, Suit, card_at, rank_of, suit_of, suit_pattern
 from .errors import InvalidDeclaration
 
 Project = tuple[str, tuple[int, ...]]
@@ -20,13 +20,13 @@ RUN_KIND = {3: "sira", 4: "fifty", 5: "hundred"}
 KIND_RANK = {"sira": 1, "fifty": 2, "hundred": 3, "four_hundred": 4}
 # D19: four of a kind that counts: K, Q, J, T always, A (Hokum: Hundred,
 # Sun: Four Hundred); four 9s, 8s or 7s are nothing.
-KIND_RANKS = (3, 4, 5, 6)
-ACE = 7
+KIND_RANKS = (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)
+ACE = Rank.ACE
 
 
 def is_run(cards: tuple[int, ...]) -> bool:
     """True when the cards are consecutive in natural order in one suit."""
-    return len({c >> 3 for c in cards}) == 1 and all(
+    return len({suit_of(c) for c in cards}) == 1 and all(
         b - a == 1 for a, b in itertools.pairwise(cards)
     )
 
@@ -34,8 +34,8 @@ def is_run(cards: tuple[int, ...]) -> bool:
 def candidates(hand: int, sun: bool) -> list[Project]:
     """D19: every single project the hand holds, longer runs offering each part."""
     found: list[Project] = []
-    for suit in range(4):
-        bits = hand >> (8 * suit) & 0xFF
+    for suit in Suit:
+        bits = suit_pattern(hand, suit)
         start = 0
         while start < 8:
             if not bits >> start & 1:
@@ -46,11 +46,11 @@ def candidates(hand: int, sun: bool) -> list[Project]:
                 end += 1
             for size in (3, 4, 5):
                 for first in range(start, end - size + 2):
-                    cards = tuple(8 * suit + r for r in range(first, first + size))
+                    cards = tuple(card_at(suit, r) for r in range(first, first + size))
                     found.append((RUN_KIND[size], cards))
             start = end + 1
     for rank in (*KIND_RANKS, ACE):
-        cards = tuple(8 * s + rank for s in range(4))
+        cards = tuple(card_at(suit, rank) for suit in Suit)
         if all(hand >> c & 1 for c in cards):
             kind = "four_hundred" if rank == ACE and sun else "hundred"
             found.append((kind, cards))
@@ -59,7 +59,7 @@ def candidates(hand: int, sun: bool) -> list[Project]:
 
 def _touches(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     """D19: two runs of one suit touch when they overlap or are adjacent."""
-    if a[0] >> 3 != b[0] >> 3:
+    if suit_of(a[0]) != suit_of(b[0]):
         return False
     return not (a[-1] + 1 < b[0] or b[-1] + 1 < a[0])
 
@@ -150,7 +150,7 @@ def strength_key(project: Project) -> tuple[int, int, int]:
     """D20: a sortable key; a higher key is the better project."""
     kind, cards = project
     run = 1 if is_run(cards) else 0
-    return (KIND_RANK[kind], run if kind == "hundred" else 0, max(c & 7 for c in cards))
+    return (KIND_RANK[kind], run if kind == "hundred" else 0, max(rank_of(c) for c in cards))
 
 
 def counting_team(

@@ -21,6 +21,8 @@ from .cards import (
     TRUMP_BEST,
     TRUMP_STRENGTH,
     TRUMP_WEAKEST,
+    card_at,
+    suit_pattern,
 )
 
 
@@ -35,16 +37,16 @@ def can_claim(hands: tuple[int, int, int, int], claimer: int, trump: int, lock: 
 
 def _replies(hand: int, suit: int, trump: int) -> tuple[int, ...]:
     """The undominated cards (as one-bit masks) a seat may play to a lead in ``suit``."""
-    pattern = hand >> (8 * suit) & 0xFF
+    pattern = suit_pattern(hand, suit)
     if pattern:
         weakest = (TRUMP_WEAKEST if suit == trump else PLAIN_WEAKEST)[pattern]
-        return (1 << (8 * suit + weakest),)
+        return (1 << card_at(suit, weakest),)
     out = []
     for other in range(4):
-        pattern = hand >> (8 * other) & 0xFF
+        pattern = suit_pattern(hand, other)
         if pattern:
             weakest = (TRUMP_WEAKEST if other == trump else PLAIN_WEAKEST)[pattern]
-            out.append(1 << (8 * other + weakest))
+            out.append(1 << card_at(other, weakest))
     return tuple(out)
 
 
@@ -66,7 +68,7 @@ def _wins(
     trump_mask = SUIT_MASKS[trump] if trump >= 0 else 0
     result = False
     for suit in range(4):
-        pattern = mine >> (8 * suit) & 0xFF
+        pattern = suit_pattern(mine, suit)
         if not pattern:
             continue
         is_trump = suit == trump
@@ -76,7 +78,7 @@ def _wins(
         threshold = -1
         beaten = False
         for other in (a, b, c):
-            theirs = other >> (8 * suit) & 0xFF
+            theirs = suit_pattern(other, suit)
             if theirs:
                 if best[theirs] > threshold:
                     threshold = best[theirs]
@@ -93,7 +95,7 @@ def _wins(
                 lead, lead_strength = rank, order[rank]
         if lead < 0:
             continue
-        rest = mine & ~(1 << (8 * suit + lead))
+        rest = mine & ~(1 << card_at(suit, lead))
         if _all_replies_lose(rest, a, b, c, suit, trump, lock, memo):
             result = True
             break

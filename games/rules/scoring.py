@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import SUITS
 from .projects import VALUES
 from .state import TARGET, Phase, RoundResult, State, team_index
 
@@ -24,7 +25,7 @@ def convert(total: int, sun: bool) -> int:
 
     Sun/Ashkal: round to the nearest ten, a units digit of 5 staying as it
     is, then divide by 5. Hokum: round to the nearest ten, 5 rounding up,
-    then divide by 10.
+    then divide by 10. Never raises.
     """
     if sun:
         units = total % 10
@@ -37,20 +38,24 @@ def convert(total: int, sun: bool) -> int:
 
 
 def end_deal(st: State) -> None:
-    """Scores the finished deal in ``st`` and moves the match on."""
+    """Scores the finished deal in ``st`` (a fresh copy) and moves the match on."""
     outcome = st.outcome
     if outcome in ("redeal", "all_passed"):
-        _record(st, RoundResult(
-            dealer=st.dealer,
-            outcome=str(outcome),
-            contract=None,
-            card_points=(0, 0),
-            projects=((), ()),
-            baloot=(0, 0),
-            points=(0, 0),
-            score=(st.score_a, st.score_b),
-            details={"redeal_seat": st.redeal_seat or None},
-        ), None)
+        _record(
+            st,
+            RoundResult(
+                dealer=st.dealer,
+                outcome=str(outcome),
+                contract=None,
+                card_points=(0, 0),
+                projects=((), ()),
+                baloot=(0, 0),
+                points=(0, 0),
+                score=(st.score_a, st.score_b),
+                details={"redeal_seat": st.redeal_seat or None},
+            ),
+            None,
+        )
         # D7: a redeal keeps the dealer; D6: all passes move it on.
         st.next_dealer = st.dealer if outcome == "redeal" else st.dealer % 4 + 1
         return
@@ -63,13 +68,13 @@ def _score_played(st: State) -> None:
     sun = contract.sun
     bidders = team_index(contract.bidder)
     card_points = list(st.points)
-    trick_teams = {team_index(winner) for _, _, winner in st.tricks}
+    trick_teams = {team_index(trick.winner) for trick in st.tricks}
     if st.outcome == "sawa":
         trick_teams.add(team_index(st.leader))
     sweep = trick_teams.pop() if len(trick_teams) == 1 else None
     if sweep is not None:
         card_points[sweep] += SWEEP_BONUS
-    last_trick = team_index(st.leader) if st.outcome == "sawa" else team_index(st.tricks[-1][2])
+    last_trick = team_index(st.leader) if st.outcome == "sawa" else team_index(st.tricks[-1].winner)
 
     projects: list[list[tuple[int, str, int]]] = [[], []]
     if st.counting >= 0:
@@ -109,8 +114,8 @@ def _score_played(st: State) -> None:
         )
     elif deal_winner == 1 - bidders:
         # D23: the defeated bidders' points, Baloot included, go over.
-        points[deal_winner] = converted[0] + converted[1] + BALOOT_GAME_POINTS * (
-            baloots[0] + baloots[1]
+        points[deal_winner] = (
+            converted[0] + converted[1] + BALOOT_GAME_POINTS * (baloots[0] + baloots[1])
         )
     else:
         points = [converted[t] + BALOOT_GAME_POINTS * baloots[t] for t in (0, 1)]
@@ -119,7 +124,7 @@ def _score_played(st: State) -> None:
     score_b = st.score_b + points[1]
     contract_json: dict[str, Any] = {
         "type": contract.kind,
-        "trump": "SHDC"[contract.trump] if contract.trump >= 0 else None,
+        "trump": SUITS[contract.trump] if contract.trump >= 0 else None,
         "bidder": contract.bidder,
         "multiplier": multiplier,
         "gahwa": st.gahwa,
@@ -128,8 +133,10 @@ def _score_played(st: State) -> None:
     details = {
         "bidders": "AB"[bidders],
         "taker": contract.taker,
-        "trick_points": {"A": st.points[0] - (LAST_TRICK_BONUS if last_trick == 0 else 0),
-                         "B": st.points[1] - (LAST_TRICK_BONUS if last_trick == 1 else 0)},
+        "trick_points": {
+            "A": st.points[0] - (LAST_TRICK_BONUS if last_trick == 0 else 0),
+            "B": st.points[1] - (LAST_TRICK_BONUS if last_trick == 1 else 0),
+        },
         "last_trick": "AB"[last_trick],
         "sweep": "AB"[sweep] if sweep is not None else None,
         "project_points": {"A": project_totals[0], "B": project_totals[1]},

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import Contract, Phase, RoundResult, State
+from .state import Contract, Phase, RoundResult, State, Trick
 
 _TUPLE_FIELDS = ("deck", "hands", "dealt", "pending", "points")
 
 
 def snapshot(state: State) -> dict[str, Any]:
-    """A JSON-safe dict that ``restore`` turns back into an equal state."""
+    """A JSON-safe dict that ``restore`` turns back into an equal state; never raises."""
     out: dict[str, Any] = {}
     for name in State.__slots__:
         out[name] = getattr(state, name)
@@ -41,7 +41,7 @@ def snapshot(state: State) -> dict[str, Any]:
         None if d is None else [[kind, list(cards)] for kind, cards in d] for d in state.declared
     ]
     out["trick"] = [list(p) for p in state.trick]
-    out["tricks"] = [[lead, [list(p) for p in cards], win] for lead, cards, win in state.tricks]
+    out["tricks"] = [[t.leader, [list(p) for p in t.plays], t.winner] for t in state.tricks]
     out["deal_actions"] = list(state.deal_actions)
     return out
 
@@ -77,7 +77,8 @@ def restore(data: dict[str, Any]) -> State:
     )
     st.trick = tuple((s, c) for s, c in data["trick"])
     st.tricks = tuple(
-        (lead, tuple((s, c) for s, c in cards), win) for lead, cards, win in data["tricks"]
+        Trick(leader, tuple((s, c) for s, c in plays), winner)
+        for leader, plays, winner in data["tricks"]
     )
     st.deal_actions = tuple(data["deal_actions"])
     return st

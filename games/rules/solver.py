@@ -17,12 +17,13 @@ with the same card points and no card still in play between them in trick
 order, lead to the same outcomes.
 
 Public names: ``Position``, ``position_of``, ``value``, ``remaining_points``,
-``card_values``, ``best_cards``, ``action_values``, ``legal_cards`` and
-``SOLVER_VERSION``; see ``docs/rules-api.md``.
+``card_values``, ``best_cards``, ``action_values``, ``legal_cards``,
+``OutOfTime`` and ``SOLVER_VERSION``; see ``docs/rules-api.md``.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -148,10 +149,18 @@ def remaining_points(position: Position) -> int:
     return _Solver(position.trump, position.lock).remaining(position)
 
 
-def card_values(position: Position) -> dict[str, tuple[int, int]]:
+class OutOfTime(Exception):
+    """The search passed its deadline before finishing."""
+
+
+def card_values(position: Position, deadline: float | None = None) -> dict[str, tuple[int, int]]:
     """For every card the seat to act may play: the card points (A, B) still to
-    be taken, this card included, with best play afterwards."""
-    solver = _Solver(position.trump, position.lock)
+    be taken, this card included, with best play afterwards.
+
+    ``deadline`` is a ``time.perf_counter()`` value; past it the search
+    raises OutOfTime.
+    """
+    solver = _Solver(position.trump, position.lock, deadline)
     total = solver.remaining(position)
     out: dict[str, tuple[int, int]] = {}
     for card, a in solver.children(position):
@@ -213,17 +222,21 @@ class _Solver:
     __slots__ = (
         "best_lead",
         "best_power",
+        "deadline",
         "groups",
         "lock",
         "points",
         "power",
         "suit_points",
         "table",
+        "ticks",
         "trump",
         "trump_mask",
     )
 
-    def __init__(self, trump: int, lock: bool) -> None:
+    def __init__(self, trump: int, lock: bool, deadline: float | None = None) -> None:
+        self.deadline = deadline
+        self.ticks = 0
         self.trump = trump
         self.lock = lock and trump >= 0
         self.trump_mask = SUIT_MASKS[trump] if trump >= 0 else 0
@@ -334,6 +347,10 @@ class _Solver:
         """Points team A takes from a trick that ``leader`` (0-3) leads, on."""
         if not hands[leader] & (hands[leader] - 1):
             return self._last(hands, leader)
+        if self.deadline is not None:
+            self.ticks += 1
+            if not self.ticks & 0xFF and time.perf_counter() > self.deadline:
+                raise OutOfTime
         key = (hands[0], hands[1], hands[2], hands[3], leader)
         entry = self.table.get(key)
         if entry is None:

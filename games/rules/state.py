@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import SUITS
+from .projects import Project
 
 
 class Phase(Enum):
@@ -39,7 +40,7 @@ TARGET = 152
 
 
 def team_of(seat: int) -> str:
-    """The team of a seat: A for seats 1 and 3, B for seats 2 and 4."""
+    """The team of a seat: A for seats 1 and 3, B for seats 2 and 4; never raises."""
     return "A" if seat % 2 else "B"
 
 
@@ -109,10 +110,58 @@ class RoundResult:
         out.update(self.details)
         return out
 
+    def record(self) -> dict[str, Any]:
+        """A JSON-safe dict that ``RoundResult.from_record`` turns back into an equal result."""
+        return {
+            "dealer": self.dealer,
+            "outcome": self.outcome,
+            "contract": self.contract,
+            "card_points": list(self.card_points),
+            "projects": [[list(p) for p in side] for side in self.projects],
+            "baloot": list(self.baloot),
+            "points": list(self.points),
+            "score": list(self.score),
+            "details": self.details,
+        }
+
+    @classmethod
+    def from_record(cls, data: dict[str, Any]) -> RoundResult:
+        """The result a ``record`` was made of; raises KeyError, TypeError or
+        ValueError for a dict that is not one."""
+        a, b = (tuple((int(s), str(k), int(v)) for s, k, v in side) for side in data["projects"])
+        cards_a, cards_b = data["card_points"]
+        baloot_a, baloot_b = data["baloot"]
+        points_a, points_b = data["points"]
+        score_a, score_b = data["score"]
+        return cls(
+            dealer=data["dealer"],
+            outcome=data["outcome"],
+            contract=data["contract"],
+            card_points=(cards_a, cards_b),
+            projects=(a, b),
+            baloot=(baloot_a, baloot_b),
+            points=(points_a, points_b),
+            score=(score_a, score_b),
+            details=data["details"],
+        )
+
+
+# One card on the table: (seat, card). A plain pair, not a record: one is
+# made per card played, and a NamedTuple costs several times a tuple to build.
+Play = tuple[int, int]
+
+
+class Trick(NamedTuple):
+    """A finished trick: who led, the four plays in order and who won it (D2)."""
+
+    leader: int
+    plays: tuple[Play, ...]
+    winner: int
+
 
 class State:
     """A match at one moment. Treat as immutable: the engine never mutates a
-    State it has returned; ``apply`` works on a fresh copy."""
+    State it has returned; ``apply`` works on a fresh ``copy``."""
 
     __slots__ = (
         "acted",
@@ -180,21 +229,62 @@ class State:
     double_step: int
     first_doubler: int
     calls: tuple[tuple[int, str], ...]
-    declared: tuple[Any, ...]
+    declared: tuple[tuple[Project, ...] | None, ...]
     counting: int
     baloot_ok: int
     baloot_done: int
-    trick: tuple[tuple[int, int], ...]
+    trick: tuple[Play, ...]
     leader: int
-    tricks: tuple[tuple[int, tuple[tuple[int, int], ...], int], ...]
+    tricks: tuple[Trick, ...]
     points: tuple[int, int]
     deal_actions: tuple[dict[str, Any], ...]
     outcome: str | None
     redeal_seat: int
 
     def copy(self) -> State:
-        """A shallow copy; every field holds an immutable value."""
-        new: State = _copy_state(self)
+        """A shallow copy; every field holds an immutable value, so it is a full one.
+
+        Spelt out field by field: it runs once per action, and straight
+        assignments are several times faster than a loop over the slots.
+        """
+        new = State.__new__(State)
+        new.acted = self.acted
+        new.ashkal_caller = self.ashkal_caller
+        new.baloot_done = self.baloot_done
+        new.baloot_ok = self.baloot_ok
+        new.bid_round = self.bid_round
+        new.bid_stage = self.bid_stage
+        new.calls = self.calls
+        new.contract = self.contract
+        new.counting = self.counting
+        new.deal_actions = self.deal_actions
+        new.dealer = self.dealer
+        new.dealt = self.dealt
+        new.deck = self.deck
+        new.declared = self.declared
+        new.double_step = self.double_step
+        new.faceup = self.faceup
+        new.first_doubler = self.first_doubler
+        new.gahwa = self.gahwa
+        new.hands = self.hands
+        new.hokum_bidder = self.hokum_bidder
+        new.leader = self.leader
+        new.lock = self.lock
+        new.mode = self.mode
+        new.multiplier = self.multiplier
+        new.next_dealer = self.next_dealer
+        new.outcome = self.outcome
+        new.pending = self.pending
+        new.phase = self.phase
+        new.points = self.points
+        new.redeal_seat = self.redeal_seat
+        new.results = self.results
+        new.score_a = self.score_a
+        new.score_b = self.score_b
+        new.trick = self.trick
+        new.tricks = self.tricks
+        new.turn = self.turn
+        new.winner = self.winner
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -233,17 +323,3 @@ class State:
     def position(self, seat: int) -> int:
         """The seat's position P1..P4 counted from the dealer's right."""
         return (seat - self.dealer - 1) % 4 + 1
-
-
-def _compile_copy() -> Any:
-    # Copying runs once per action and is the engine's hottest path: straight
-    # assignments beat a getattr/setattr loop over the slots several times.
-    lines = ["def _copy_state(old):", "    new = _new(State)"]
-    lines += [f"    new.{name} = old.{name}" for name in State.__slots__]
-    lines.append("    return new")
-    namespace: dict[str, Any] = {"_new": object.__new__, "State": State}
-    exec("\n".join(lines), namespace)
-    return namespace["_copy_state"]
-
-
-_copy_state = _compile_copy()

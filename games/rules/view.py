@@ -15,7 +15,7 @@ from typing import Any
 from .cards import CARD_STR, cards_of, sort_hand
 from .engine import legal_actions
 from .projects import describe
-from .state import TEAMS, Phase, State, team_index
+from .state import TEAMS, Phase, State, Trick, team_index
 
 _LIVE = (Phase.BIDDING, Phase.DOUBLING, Phase.DECLARING, Phase.PLAYING)
 
@@ -59,7 +59,8 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
         "leader": state.leader or None,
         "last_trick": _trick(state.tricks[-1]) if state.tricks else None,
         "tricks_won": {
-            t: sum(1 for _, _, w in state.tricks if team_index(w) == i) for i, t in enumerate(TEAMS)
+            t: sum(1 for trick in state.tricks if team_index(trick.winner) == i)
+            for i, t in enumerate(TEAMS)
         },
         "card_points": {"A": state.points[0], "B": state.points[1]},
         "baloot": [s for s in range(1, 5) if state.baloot_done >> s & 1],
@@ -109,12 +110,11 @@ def _declaration(projects: Any, revealed: bool) -> list[dict[str, Any]] | None:
     return [{"project": kind, "cards": None} for kind, _ in projects]
 
 
-def _trick(trick: tuple[int, tuple[tuple[int, int], ...], int]) -> dict[str, Any]:
-    leader, cards, winner = trick
+def _trick(trick: Trick) -> dict[str, Any]:
     return {
-        "leader": leader,
-        "cards": [{"seat": s, "card": CARD_STR[c]} for s, c in cards],
-        "winner": winner,
+        "leader": trick.leader,
+        "cards": [{"seat": s, "card": CARD_STR[c]} for s, c in trick.plays],
+        "winner": trick.winner,
     }
 
 

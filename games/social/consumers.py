@@ -24,6 +24,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
+from games.display.language import language_of
 from games.social import queue
 
 logger = logging.getLogger(__name__)
@@ -46,8 +47,6 @@ class QueueConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        from games.table.consumers import language_of
-
         self.user_id = user.pk
         self.language = language_of(self.scope)
         self.pool = None

@@ -22,7 +22,8 @@ from django.utils.translation import pgettext
 
 from games.display import labels
 from games.display.cards import RED_SUITS, CardFace, card_face
-from games.display.result_panel import ResultPanel, SheetRow, result_panel, score_rows
+from games.display.result_panel import ResultPanel, result_panel
+from games.display.score_sheet import SheetRow, score_sheet
 
 View = Mapping[str, Any]
 
@@ -198,14 +199,18 @@ def build_table(
     bid_buttons, trump_buttons = _bid_buttons(view, legal)
     call_buttons, call_groups = _call_buttons(legal)
     last = view["last_trick"]
+    team_labels = {
+        my_team: _("Us") if me else _("Team A"),
+        them: _("Them") if me else _("Team B"),
+    }
     return Table(
         seq=seq,
         phase=phase,
         phase_label=str(labels.PHASES.get(phase, phase)),
         me=me,
         my_team=my_team,
-        us_label=_("Us") if me else _("Team A"),
-        them_label=_("Them") if me else _("Team B"),
+        us_label=team_labels[my_team],
+        them_label=team_labels[them],
         seats={panel.position: panel for panel in panels},
         status=_status(view, names),
         my_turn=bool(me) and turn == me,
@@ -241,7 +246,7 @@ def build_table(
         # D7: the hand that asked for a redeal is shown to everyone.
         redeal_name=names[view["redeal"]["seat"]] if view["redeal"] else "",
         redeal_cards=[card_face(c) for c in view["redeal"]["cards"]] if view["redeal"] else [],
-        sheet=score_rows(view["results"], names, my_team),
+        sheet=score_sheet(view["results"], names, my_team, team_labels),
         winner=view["winner"],
         we_won=bool(me) and view["winner"] == my_team,
         match_over=phase == "match_over",

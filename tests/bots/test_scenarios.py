@@ -1,4 +1,4 @@
-"""Hand-built positions: what a sensible player does, the bot does.
+"""Hand-built positions: what a sensible player does, the ``easy`` bot does.
 
 Every deal has seat 4 dealing, so seat 1 acts first. Hands list each seat's
 eight cards, its first five dealt first; the face-up card is the taker's.
@@ -14,7 +14,7 @@ import pytest
 
 from games import rules
 from games.bots import choose_action
-from tests.bots.deals import act, bot, deal, declare_nothing, play_match
+from tests.bots.deals import act, deal, declare_nothing, play_match
 
 # Sun for seat 1; hearts are spread so that each seat has a choice to make.
 SUN_DEAL = {
@@ -94,9 +94,9 @@ def plays(state: rules.State, *cards: str) -> rules.State:
 
 
 def bot_move(state: rules.State) -> dict[str, Any]:
-    """The bot's choice for the seat to act, its seat left out."""
+    """The easy bot's choice for the seat to act, its seat left out."""
     assert state.turn is not None
-    action = choose_action(state, state.turn)
+    action = choose_action(state, state.turn, level="easy")
     assert action in rules.legal_actions(state)
     return {k: v for k, v in action.items() if k != "seat"}
 
@@ -240,11 +240,11 @@ def test_baloot_is_kept_rather_than_given_up_for_a_sira():
     assert bot_move(state) == {"declare": [{"project": "fifty", "cards": ["JC", "QC", "KC", "AC"]}]}
 
 
-def test_the_bot_claims_sawa_and_announces_baloot_whenever_it_may():
+def test_the_easy_bot_claims_sawa_and_announces_baloot_whenever_it_may():
     seen: Counter[str] = Counter()
 
     def watching_bot(state: rules.State, seat: int, rng: random.Random) -> dict[str, Any]:
-        action = bot(state, seat, rng)
+        action = choose_action(state, seat, level="easy")
         legal = rules.legal_actions(state)
         if {"seat": seat, "sawa": True} in legal:
             assert action == {"seat": seat, "sawa": True}
@@ -260,3 +260,26 @@ def test_the_bot_claims_sawa_and_announces_baloot_whenever_it_may():
         play_match(rng, dict.fromkeys((1, 2, 3, 4), watching_bot))
     assert seen["sawa"] > 50
     assert seen["baloot"] > 10
+
+
+def test_the_normal_bot_announces_baloot_before_its_sawa():
+    seen: Counter[str] = Counter()
+
+    def watching_bot(state: rules.State, seat: int, rng: random.Random) -> dict[str, Any]:
+        action = choose_action(state, seat, level="normal")
+        legal = rules.legal_actions(state)
+        if {"seat": seat, "sawa": True} in legal:
+            if action.get("baloot"):
+                seen["baloot before sawa"] += 1
+            else:
+                assert action == {"seat": seat, "sawa": True}
+                seen["sawa"] += 1
+        elif "play" in action and not action.get("baloot") and {**action, "baloot": True} in legal:
+            raise AssertionError(f"{action} leaves out Baloot")
+        return action
+
+    rng = random.Random(26)
+    for _ in range(20):
+        play_match(rng, dict.fromkeys((1, 2, 3, 4), watching_bot))
+    assert seen["sawa"] > 50
+    assert seen["baloot before sawa"] > 0

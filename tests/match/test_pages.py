@@ -33,7 +33,7 @@ def test_match_page_shows_teams_and_the_score_sheet(client, table: Table):
     assert response.status_code == 200
     (row,) = response.context["rows"]
     result = table.state.results[0].to_json()
-    assert (row.total_a, row.total_b) == (result["score"]["A"], result["score"]["B"])
+    assert (row.us.total, row.them.total) == (result["score"]["A"], result["score"]["B"])
     html = response.content.decode()
     for name in ("alice", "bob", "carol", "dave"):
         assert name in html

@@ -145,7 +145,7 @@ def test_group_memberships_expire_in_minutes_unless_renewed():
     # channels_redis keeps a member a day by default: a killed process's
     # channels would fill with announcements nobody reads for that long.
     config = environment.channel_layers({"REDIS_URL": "redis://cache.internal:6379/1"})
-    assert config["default"]["CONFIG"]["group_expiry"] == 120
+    assert config["default"]["CONFIG"]["group_expiry"] == 60
     config = environment.channel_layers({"CHANNEL_GROUP_EXPIRY": "300"})
     assert config["default"]["CONFIG"]["group_expiry"] == 300
     with pytest.raises(ImproperlyConfigured):

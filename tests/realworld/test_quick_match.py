@@ -5,7 +5,8 @@ socket on one of two daphne processes (alternately) and all ask for a game
 at the same moment, half of the requests to each process. Matching runs in
 both processes at once on the shared PostgreSQL queue; the row locks must
 seat every player exactly once. Then six more players make one table and
-leave two waiting.
+leave two waiting. A chat line posted to one process reaches the players'
+sockets on the other.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from tests.realworld.clients import HttpSession
+from tests.realworld.tables import PASSWORD, start_tables
 from tests.support.servers import Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
@@ -184,6 +186,55 @@ async def test_six_players_make_one_table_and_two_keep_waiting(stack: Stack):
         waiting = [n for n, name in enumerate(names) if not tables[name]]
         page = await asyncio.to_thread(sessions[waiting[0]].get, "/quick/")
         assert "data-queue-count>2<" in page.text
+    finally:
+        for socket in sockets:
+            await socket.close()
+
+
+async def frame_with(socket: object, text: str, timeout: float = 30) -> str:
+    """The first frame from ``socket`` containing ``text``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        left = deadline - loop.time()
+        assert left > 0, f"no frame with {text!r}"
+        frame = await asyncio.wait_for(socket.recv(), left)  # type: ignore[attr-defined]
+        if text in frame:
+            return str(frame)
+
+
+@pytest.mark.asyncio
+async def test_a_chat_line_posted_to_one_process_reaches_players_on_the_other(stack: Stack):
+    a, b = stack.daphnes
+    [table] = await asyncio.to_thread(start_tables, stack, 1, (1, 2), prefix="talk")
+    names = [str(table.players[1]), str(table.players[2])]
+    keys = await asyncio.to_thread(sessions_for, stack, ["talkwatcher"])
+    speaker, listener = HttpSession(a.url), HttpSession(b.url)
+    await asyncio.to_thread(speaker.log_in, names[0], PASSWORD)
+    await asyncio.to_thread(listener.log_in, names[1], PASSWORD)
+    watcher = HttpSession(b.url)
+    watcher.cookies["sessionid"] = keys["talkwatcher"]
+    sockets = []
+    try:
+        for session in (listener, watcher):
+            headers = {"Cookie": session.cookie_header, "Origin": b.url}
+            socket = await connect(
+                f"{b.ws_url}/ws/match/{table.match_id}/", additional_headers=headers
+            )
+            sockets.append(socket)
+            await frame_with(socket, 'id="table"')
+        answer = await asyncio.to_thread(
+            speaker.post,
+            f"/match/{table.match_id}/chat/",
+            {"text": "<i>salam</i> from process A"},
+            headers={"HX-Request": "true"},
+        )
+        assert answer.status == 200, answer.text[:300]
+        frame = await frame_with(sockets[0], "chat-line-")
+        assert "&lt;i&gt;salam&lt;/i&gt; from process A" in frame
+        # The spectator's socket on the same process hears nothing of it.
+        with pytest.raises(TimeoutError):
+            await frame_with(sockets[1], "chat-line-", timeout=1)
     finally:
         for socket in sockets:
             await socket.close()

@@ -184,7 +184,7 @@ async def test_an_event_whose_committer_is_killed_reaches_every_page_within_a_se
             f"{len(delays)} pages after {', '.join(f'{d:.2f} s' for d in delays)}"
         )
         assert max(delays) <= 1.0
-        assert f"match {pk} event {seq}: announced by the relay" in stack.worker_processes[0].log()
+        assert f"relay: announced match {pk} at event {seq}," in stack.worker_processes[0].log()
         await asyncio.to_thread(abort, stack, ids)
     finally:
         await close_all(watchers)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -244,3 +245,27 @@ def test_chat_never_reaches_the_notation_export_nor_the_event_log(players):
     assert "more secret words" not in exported.content.decode()
     assert table.events.count() == events_after
     assert not any("secret" in str(event.payload) for event in table.events.all())
+
+
+def test_staff_ban_any_player_for_a_chosen_time_from_the_ban_page(clock: Clock, table, players):
+    staff = User.objects.create_superuser("staff", password="x-long-password-1")
+    admin = client_for(staff)
+    assert admin.get("/admin/games/chatban/add/").status_code == 200
+    until = clock.now + timedelta(hours=2)
+    answer = admin.post(
+        "/admin/games/chatban/add/",
+        {
+            "user": str(players[2].pk),
+            "until_0": until.strftime("%Y-%m-%d"),
+            "until_1": until.strftime("%H:%M:%S"),
+            "reason": "shouting",
+        },
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    ban = ChatBan.objects.get()
+    assert (ban.user, ban.until, ban.created_by) == (players[2], until, staff)
+    assert "shouting" in admin.get("/admin/games/chatban/").content.decode()
+    with pytest.raises(chat.ChatBanned):
+        say(players[2], table, "hello?")
+    clock.advance(2 * 3600 + 1)
+    say(players[2], table, "hello again")

@@ -8,8 +8,8 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 
 from baloot_site.asgi import application
-from games.social import chat, queue
-from tests.support.drivers import started_match
+from games.social import chat, queue, rematch
+from tests.support.drivers import start_match, started_match
 from tests.support.players import create_player
 from tests.table.live import HOST, ORIGIN, close_all, session_cookie, socket_for
 
@@ -140,3 +140,41 @@ async def test_anonymous_queue_sockets_are_refused(db):
     assert not ok
     assert code == 4401
     await socket.disconnect()
+
+
+async def next_rematch_frame(socket: WebsocketCommunicator) -> str:
+    """The next frame that carries the rematch panel."""
+    for _ in range(10):
+        frame = await socket.receive_from(timeout=5)
+        if 'id="rematch"' in frame:
+            return frame
+    raise AssertionError("no rematch panel arrived")
+
+
+async def test_rematch_offers_are_pushed_and_the_new_match_sends_players_there(players):
+    player = await database_sync_to_async(start_match)(players, mode="quick")
+    finished = await database_sync_to_async(player.finish_match)()
+    watcher = await database_sync_to_async(create_player)("watcher")
+    alice, bob = await connected(finished.pk, players[1]), await connected(finished.pk, players[2])
+    spectator = await connected(finished.pk, watcher)
+    try:
+        await database_sync_to_async(rematch.accept)(players[1], finished.pk)
+        frame = await next_rematch_frame(bob)
+        assert 'hx-swap-oob="outerHTML"' in frame
+        assert "Waiting for bob, carol, dave" in frame
+        assert "Accept the rematch" in frame
+        assert "Accept the rematch" not in await next_rematch_frame(alice)
+        assert "Accept the rematch" not in await next_rematch_frame(spectator)
+        for number in (2, 3, 4):
+            offer = await database_sync_to_async(rematch.accept)(players[number], finished.pk)
+        new_id = await database_sync_to_async(lambda: offer.new_match_id)()
+        assert new_id is not None
+        frames = [await next_rematch_frame(socket) for socket in (alice, bob, spectator)]
+        while "The rematch has started" not in frames[0]:
+            frames = [await next_rematch_frame(socket) for socket in (alice, bob, spectator)]
+        assert f'data-go="/match/{new_id}/"' in frames[0]
+        assert f'data-go="/match/{new_id}/"' in frames[1]
+        assert "data-go" not in frames[2]
+        assert f'href="/match/{new_id}/"' in frames[2]
+    finally:
+        await close_all([alice, bob, spectator])

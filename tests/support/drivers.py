@@ -2,12 +2,12 @@
 
 - ``seat_everyone``: a waiting table with players[n] in seat n;
   ``started_match`` starts it, ``start_with_bots`` starts one with bots.
-- ``Table``: the seated players submit random legal actions (``services.submit``),
-  the log checked after each (``LogCheck``: the whole check once per deal).
-- ``Driver``: moves a match on for the seat to act (``services.submit_as_seat``),
-  as the bots and timers do.
-- ``Player`` / ``start_match``: the seated players, with now and then an action
-  the timer forces, so the log is what a real table writes.
+- ``MatchDriver``: the one driver that plays a started match, and its three
+  settings: ``Table`` (the seated players, the log checked after each action
+  with ``LogCheck``, the whole check once per deal), ``Driver`` (for the seat
+  to act, as the bots and timers do) and ``Player`` (the seated players, now
+  and then an action the timer forces, so the log is what a real table
+  writes; ``start_match`` seats and starts one).
 - ``play_until``: Sun whenever it may be bid, so that deals are played out.
 """
 
@@ -52,17 +52,42 @@ def start_with_bots(
     return services.start_match(owner, match)
 
 
-class Table:
-    """Plays a started match through ``services.submit`` as its seated players would."""
+class MatchDriver:
+    """Plays a started match through ``games.match.services``: the one driver of the tests.
 
-    def __init__(self, outcome: services.Outcome, players: dict[int, User], seed: int = 7):
+    With ``players`` the seated users submit (``services.submit``), without
+    them each action is recorded for the seat to act (``services.submit_as_seat``),
+    as the bots and timers do. Actions are random legal ones from
+    ``random.Random(seed)``, unless ``calm`` (never double), ``prefer_sun``
+    (bid Sun whenever it may, so that deals are played out) or ``timer_rate``
+    (the share of actions the timer forces, recorded ``auto``) say otherwise.
+    ``check`` runs the log check (``LogCheck``) after every action.
+    """
+
+    def __init__(
+        self,
+        outcome: services.Outcome,
+        players: dict[int, User] | None = None,
+        seed: int = 7,
+        *,
+        timer_rate: float = 0.0,
+        prefer_sun: bool = False,
+        check: bool = False,
+    ) -> None:
         self.outcome = outcome
         self.players = players
         self.rng = random.Random(seed)
+        self.timer_rate = timer_rate
+        self.prefer_sun = prefer_sun
+        self.check = check
         # Calm players never raise the stakes, so no Gahwa ends a match after
         # one deal and matches last long enough to measure growth.
         self.calm = False
         self.check_log = LogCheck()
+
+    @property
+    def match(self) -> Match:
+        return self.outcome.match
 
     @property
     def state(self) -> rules.State:
@@ -76,104 +101,60 @@ class Table:
         return seat
 
     def act(self, action: dict[str, Any] | None = None) -> services.Outcome:
-        """Submit ``action`` (default: a random legal one) for the seat to act."""
+        """Record ``action`` (default: the driver's choice) for the seat to act."""
         seat = self.turn
+        auto = False
         if action is None:
-            legal = rules.legal_actions(self.state)
-            if self.calm:
-                legal = [a for a in legal if a.get("double", "pass") == "pass"] or legal
-            action = self.rng.choice(legal)
-        self.outcome = services.submit(
-            self.players[seat], self.outcome.match, action, self.outcome.seq
-        )
-        self.check_log(self.outcome.match, self.outcome.state)
+            if self.timer_rate and self.rng.random() < self.timer_rate:
+                action, auto = rules.forced_action(self.state), True
+            else:
+                action = self._choose()
+        if auto or self.players is None:
+            self.outcome = services.submit_as_seat(
+                self.match, seat, action, self.outcome.seq, auto=auto
+            )
+        else:
+            self.outcome = services.submit(self.players[seat], self.match, action, self.outcome.seq)
+        if self.check:
+            self.check_log(self.match, self.state)
         return self.outcome
 
+    def _choose(self) -> dict[str, Any]:
+        legal = rules.legal_actions(self.state)
+        if self.calm:
+            legal = [a for a in legal if a.get("double", "pass") == "pass"] or legal
+        if self.prefer_sun:
+            sun = [a for a in legal if a.get("bid") == "sun"]
+            if sun:
+                return sun[0]
+        return self.rng.choice(legal)
+
+    def step(self, choose: Callable[[rules.State], dict[str, Any]] | None = None) -> None:
+        """One action for the seat to act: ``choose(state)``, else the driver's choice."""
+        self.act(choose(self.state) if choose else None)
+
+    def until(self, done: Callable[[rules.State], bool], limit: int = 2000) -> services.Outcome:
+        """Act until ``done(state)``; fails after ``limit`` actions."""
+        for _ in range(limit):
+            if done(self.state):
+                return self.outcome
+            self.act()
+        raise AssertionError("the match never reached the wanted position")
+
     def finish_deal(self) -> services.Outcome:
-        """Play random legal actions until the current deal is over (the next one is dealt)."""
+        """Act until the current deal is over (the next one is dealt, or the match ends)."""
         deals = len(self.state.results)
         while len(self.state.results) == deals:
             self.act()
         return self.outcome
 
     def play_until(self, phase: rules.Phase) -> services.Outcome:
-        """Play random legal actions until the deal reaches ``phase``; fails if it ends first."""
+        """Act until the deal reaches ``phase``; fails if it ends first."""
         deals = len(self.state.results)
         while self.state.phase is not phase:
             self.act()
             assert len(self.state.results) == deals, f"the deal ended before reaching {phase}"
         return self.outcome
-
-
-class Driver:
-    """Moves a match on through ``services.submit_as_seat``, as the bots and timers do."""
-
-    def __init__(self, outcome: services.Outcome, seed: int = 11) -> None:
-        self.outcome = outcome
-        self.rng = random.Random(seed)
-
-    @property
-    def state(self) -> rules.State:
-        return self.outcome.state
-
-    def step(self, choose: Callable[[rules.State], dict[str, Any]] | None = None) -> None:
-        """One action for the seat to act: ``choose(state)``, else a random legal one."""
-        seat = self.state.turn
-        assert seat is not None
-        action = choose(self.state) if choose else self.rng.choice(rules.legal_actions(self.state))
-        self.outcome = services.submit_as_seat(
-            self.outcome.match.pk, seat, action, self.outcome.seq
-        )
-
-    def reload(self) -> None:
-        """Catch up with actions recorded by someone else (a person's POST)."""
-        match = Match.objects.get(pk=self.outcome.match.pk)
-        self.outcome = services.Outcome(match, services.load_state(match))
-
-    def until(self, done: Callable[[rules.State], bool], limit: int = 2000) -> None:
-        """Random legal actions until ``done(state)``."""
-        for _ in range(limit):
-            if done(self.state):
-                return
-            self.step()
-        raise AssertionError("the match never reached the wanted position")
-
-
-class Player:
-    """Drives a started match through the services as its four seated users would."""
-
-    def __init__(self, outcome: services.Outcome, players: dict[int, User], seed: int) -> None:
-        self.outcome = outcome
-        self.players = players
-        self.rng = random.Random(seed)
-
-    @property
-    def match(self) -> Match:
-        return self.outcome.match
-
-    @property
-    def state(self) -> rules.State:
-        return self.outcome.state
-
-    def act(self) -> None:
-        """One random legal action of the seat to act; one in twelve forced by the timer."""
-        state = self.state
-        seat = state.turn
-        assert seat is not None
-        if self.rng.random() < 1 / 12:
-            forced = rules.forced_action(state)
-            self.outcome = services.submit_as_seat(
-                self.match, seat, forced, self.outcome.seq, auto=True
-            )
-            return
-        action = self.rng.choice(rules.legal_actions(state))
-        self.outcome = services.submit(self.players[seat], self.match, action, self.outcome.seq)
-
-    def finish_deal(self) -> None:
-        """Play until the deal in progress is over (the next one is dealt, or the match ends)."""
-        deals = len(self.state.results)
-        while len(self.state.results) == deals:
-            self.act()
 
     def play_deals(self, count: int) -> None:
         """Finish ``count`` deals, or fewer if the match ends first."""
@@ -183,10 +164,41 @@ class Player:
             self.finish_deal()
 
     def finish_match(self) -> Match:
+        """Act until the match has its winner; returns the stored match."""
         while self.state.phase is not rules.Phase.MATCH_OVER:
             self.act()
         self.match.refresh_from_db()
         return self.match
+
+    def reload(self) -> None:
+        """Catch up with actions recorded by someone else (a person's POST, the worker)."""
+        match = Match.objects.get(pk=self.match.pk)
+        self.outcome = services.Outcome(match, services.load_state(match))
+
+
+class Table(MatchDriver):
+    """The seated players submit random legal actions, the log checked after each."""
+
+    players: dict[int, User]
+
+    def __init__(self, outcome: services.Outcome, players: dict[int, User], seed: int = 7):
+        super().__init__(outcome, players, seed, check=True)
+
+
+class Driver(MatchDriver):
+    """Random legal actions recorded for the seat to act, as the bots and timers do."""
+
+    def __init__(self, outcome: services.Outcome, seed: int = 11) -> None:
+        super().__init__(outcome, None, seed)
+
+
+class Player(MatchDriver):
+    """The seated players, one action in twelve forced by the timer."""
+
+    players: dict[int, User]
+
+    def __init__(self, outcome: services.Outcome, players: dict[int, User], seed: int) -> None:
+        super().__init__(outcome, players, seed, timer_rate=1 / 12)
 
 
 def start_match(
@@ -198,17 +210,7 @@ def start_match(
 
 def play_until(outcome: services.Outcome, done: Callable[[rules.State], bool]) -> services.Outcome:
     """Legal actions until ``done``, Sun whenever it may be bid, so that deals are played."""
-    rng = random.Random(3)
-    for _ in range(3000):
-        state = outcome.state
-        if done(state):
-            return outcome
-        legal = rules.legal_actions(state)
-        sun = [a for a in legal if a.get("bid") == "sun"]
-        action = sun[0] if sun else rng.choice(legal)
-        assert state.turn is not None
-        outcome = services.submit_as_seat(outcome.match.pk, state.turn, action, outcome.seq)
-    raise AssertionError("the match never reached the wanted position")
+    return MatchDriver(outcome, seed=3, prefer_sun=True).until(done, limit=3000)
 
 
 def played_deals(state: rules.State) -> int:

@@ -11,7 +11,8 @@ Two layouts are used:
   and dropped here) and a dedicated Redis database index, shared by several
   daphne processes and workers;
 - the embedded default: one daphne process on a SQLite file with the
-  in-memory channel layer, relaying the worker's events (``scripts/run.sh``).
+  in-memory channel layer and the worker inside it (``scripts/run.sh``), so
+  such a stack has no worker process of its own.
 
 Every process writes to its own log file, so that a test can look for
 tracebacks and a failure can show what the server said.
@@ -54,7 +55,7 @@ SITE_VARIABLES = (
     "DJANGO_ALLOWED_HOSTS",
     "DJANGO_CSRF_TRUSTED_ORIGINS",
     "DJANGO_HTTPS",
-    "RELAY_WORKER_EVENTS",
+    "WORKER_IN_SERVER",
     "BOT_DELAY_SECONDS",
     "WORKER_INTERVAL",
     "WORKER_OUTAGE_SECONDS",
@@ -306,6 +307,8 @@ class Stack:
     worker_processes: list[Worker] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
+        if self.redis_url is None and self.workers:
+            raise ValueError("without Redis the worker runs inside daphne: workers=0")
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.env = site_environment(
             self.database_url,
@@ -420,9 +423,9 @@ def site_environment(
     if redis_url:
         env["REDIS_URL"] = redis_url
     else:
-        # One process holds the in-memory layer: it relays the worker's
-        # events to its clients, as scripts/run.sh arranges.
-        env["RELAY_WORKER_EVENTS"] = "1"
+        # One process holds the in-memory layer, and the worker runs in it,
+        # as scripts/run.sh arranges.
+        env["WORKER_IN_SERVER"] = "1"
     env.update(extra)
     return env
 

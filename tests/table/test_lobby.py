@@ -173,8 +173,9 @@ def test_the_match_starts_when_four_seats_are_filled(players):
     assert match.status == Match.Status.PLAYING
 
 
-def test_the_waiting_room_polls_until_the_start(players):
+def test_the_waiting_room_does_not_poll_its_changes_are_pushed(players):
     match = services.create_match(players[1])
     html = logged_in(players[1]).get(reverse("play:table", args=[match.pk])).content.decode()
-    assert 'hx-trigger="every 3s"' in html
+    assert "every 3s" not in html
+    assert "ws-connect" in html
     assert "Partner: seat 3" in html

@@ -1,4 +1,4 @@
-"""``manage.py verify_matches``: replay every match and report what does not add up."""
+"""``manage.py verify_matches``: rebuild every match from its log, report what does not add up."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from games.match.models import Match
 
 class Command(BaseCommand):
     help = (
-        "Replay every match's event log from the start and check its deals, snapshots "
+        "Rebuild every match from its event log, from the start, and check its deals, snapshots "
         "and projected scores. Prints each inconsistency; exits with status 1 if any."
     )
 

@@ -1,0 +1,195 @@
+"""A table page whose server is killed shows "reconnecting…" and is back within 2 s of
+its server; while its socket is down, its actions still go through.
+
+Chromium (Playwright) opens the table page on the production layout. Its
+server is killed with kill -9 ten times and started again after a few
+seconds each time (long enough for an exponential backoff to grow); the
+page's socket reopens at most about 1.5 s after the server answers again,
+and the page shows the match as it is now.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.realworld.tables import PASSWORD, abort, match_seq, start_tables
+from tests.support.servers import ROOT, Stack
+from tests.support.services import CHROMIUM
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page, WebSocketRoute
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.browser, pytest.mark.slow]
+
+CRASHES = 10
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+# Records when the page's socket opens and closes, on the page's own clock
+# (the same machine's clock as the test's).
+WATCH_SOCKET = """
+window.socketLog = {opens: [], closes: []};
+document.addEventListener('htmx:wsOpen', () => window.socketLog.opens.push(Date.now() / 1000));
+document.addEventListener('htmx:wsClose', () => window.socketLog.closes.push(Date.now() / 1000));
+"""
+
+
+@pytest.fixture
+def chromium(tmp_path: Path) -> Iterator[Page]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        context = driver.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 800},
+        )
+        context.set_default_timeout(30_000)
+        page = context.pages[0] if context.pages else context.new_page()
+        page.add_init_script(WATCH_SOCKET)
+        try:
+            yield page
+        finally:
+            context.close()
+
+
+def open_table(page: Page, base_url: str, username: str, match_id: int) -> None:
+    page.goto(f"{base_url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url("**/accounts/profile/")
+    page.goto(f"{base_url}/match/{match_id}/")
+    page.wait_for_function("window.socketLog.opens.length > 0")
+
+
+def shown_seq(page: Page) -> int:
+    return int(page.get_attribute("#table", "data-seq") or -1)
+
+
+def opens(page: Page) -> list[float]:
+    return list(page.evaluate("window.socketLog.opens"))
+
+
+def screenshot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"reconnect-{name}.png"), full_page=False)
+
+
+def test_a_page_is_back_within_two_seconds_of_its_server(
+    postgres_url: str, redis_url: str, tmp_path: Path, chromium: Page
+):
+    stack = Stack(postgres_url, redis_url, tmp_path, servers=2, workers=1, bot_delay=0.5)
+    stack.prepare()
+    stack.start()
+    victim = stack.daphnes[0]
+    rng = random.Random()
+    delays: list[float] = []
+    try:
+        [table] = start_tables(stack, 1, (1,), prefix="reconnect")
+        pk = table.match_id
+        open_table(chromium, victim.url, "reconnect0s1", pk)
+        banner = chromium.locator("[data-connection]")
+        for crash in range(1, CRASHES + 1):
+            time.sleep(rng.uniform(0.2, 1.0))
+            before = len(opens(chromium))
+            victim.kill()
+            banner.wait_for(state="visible", timeout=10_000)
+            if crash == 1:
+                screenshot(chromium, "down-desktop-en")
+            # The table stays on the page, readable, while the socket is down.
+            assert chromium.locator("#table").is_visible()
+            # Long enough for the extension's own backoff to grow to seconds.
+            time.sleep(rng.uniform(2.0, 6.0))
+            victim.start()
+            while not victim.answers():
+                assert victim.alive, victim.tail()
+                time.sleep(0.02)
+            back = time.time()
+            chromium.wait_for_function(f"window.socketLog.opens.length > {before}")
+            delays.append(opens(chromium)[-1] - back)
+            banner.wait_for(state="hidden", timeout=10_000)
+            # Resynchronised at once: the page shows the match as it is now.
+            chromium.wait_for_function(
+                f"Number(document.querySelector('#table').dataset.seq) >= {match_seq(stack, pk)}",
+                timeout=5_000,
+            )
+        ordered = sorted(delays)
+        p95 = ordered[math.ceil(0.95 * len(ordered)) - 1]
+        print(
+            f"\nreconnect after the server is back, {len(delays)} kill -9: "
+            f"median {statistics.median(delays):.2f} s, p95 {p95:.2f} s, max {max(delays):.2f} s"
+        )
+        assert p95 <= 2.0, f"reconnect delays: {[round(d, 2) for d in delays]}"
+        abort(stack, [pk])
+    finally:
+        stack.stop()
+    assert stack.tracebacks() == []
+
+
+def test_actions_go_through_while_the_socket_is_down(
+    postgres_url: str, redis_url: str, tmp_path: Path, chromium: Page
+):
+    # No worker: nothing forces the turn while the test reads the page.
+    stack = Stack(postgres_url, redis_url, tmp_path, servers=1, workers=0)
+    stack.prepare()
+    stack.start()
+    [server] = stack.daphnes
+    blocked = True
+
+    def sockets(route: WebSocketRoute) -> None:
+        if blocked:
+            # As a server that went away would: the page keeps retrying.
+            route.close(code=1011, reason="away")
+        else:
+            route.connect_to_server()
+
+    try:
+        [table] = start_tables(stack, 1, (1, 2, 3, 4), prefix="offline", can_log_in=True)
+        pk = table.match_id
+        chromium.route_web_socket("**/ws/match/**", sockets)
+        chromium.goto(f"{server.url}/accounts/login/")
+        chromium.fill("input[name=username]", f"offline0s{table.turn}")
+        chromium.fill("input[name=password]", PASSWORD)
+        chromium.click("main form button[type=submit]")
+        chromium.wait_for_url("**/accounts/profile/")
+        chromium.goto(f"{server.url}/match/{pk}/")
+        banner = chromium.locator("[data-connection]")
+        banner.wait_for(state="visible")
+        seq = shown_seq(chromium)
+        # The turn's first choice, posted over HTTP: the answer updates the table.
+        chromium.locator("#table .controls button[name=action]").first.click()
+        chromium.wait_for_function(
+            f"Number(document.querySelector('#table').dataset.seq) > {seq}", timeout=10_000
+        )
+        assert shown_seq(chromium) == match_seq(stack, pk)
+        assert banner.is_visible()
+        screenshot(chromium, "acted-offline-desktop-en")
+        chromium.set_viewport_size({"width": 390, "height": 844})
+        screenshot(chromium, "acted-offline-phone-en")
+        # The notice in Arabic, on a reload while the socket is still down.
+        chromium.context.add_cookies(
+            [{"name": "django_language", "value": "ar", "url": server.url}]
+        )
+        chromium.reload()
+        banner.wait_for(state="visible")
+        assert banner.inner_text() == "جارٍ إعادة الاتصال…"
+        screenshot(chromium, "offline-phone-ar")
+        chromium.set_viewport_size({"width": 1280, "height": 800})
+        screenshot(chromium, "offline-desktop-ar")
+
+        blocked = False
+        banner.wait_for(state="hidden", timeout=10_000)
+        abort(stack, [pk])
+    finally:
+        stack.stop()
+    assert stack.tracebacks() == []
