@@ -39,6 +39,9 @@ def main() -> None:
             )
         print(figures.line())
         print("    " + echo_line(figures), flush=True)
+        if figures.first_load is not None:
+            sent, zipped = figures.first_load
+            print(f"    table first load: {sent} bytes as sent, {zipped} bytes gzipped")
         for sample in figures.error_samples:
             print(f"    error: {sample}")
 

@@ -12,8 +12,15 @@ would. After a warm-up it measures, for a fixed time:
   shows that action or a later one; p50 and p99 over every (client, action);
 - errors: sockets that closed or failed, and tracebacks in the servers' logs;
 - events lost: (client, action) pairs that client has still not shown two
-  minutes after the workers stop (it waits no longer once every client shows
-  its match's last event). It must be 0.
+  minutes after the tables stop (it waits no longer once every client shows
+  its match's last event). It must be 0;
+- push size: the median size of the frames pushed after each socket's
+  first (which is the whole table on connecting);
+- first load: the table page and the static files it links, gzipped as
+  whitenoise serves them (the page itself compressed here, as a proxy would).
+
+The embedded default has no worker process: its worker runs inside daphne,
+so the tables are stopped by giving every match a far deadline.
 
 Everything runs on 127.0.0.1 and stops by itself.
 """
@@ -21,10 +28,13 @@ Everything runs on 127.0.0.1 and stops by itself.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import re
+import statistics
 import sys
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -68,6 +78,8 @@ class Client:
     shown: list[tuple[int, float]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     connected: bool = False
+    # The size in bytes of every frame after each connection's first.
+    push_sizes: list[int] = field(default_factory=list)
 
     async def run(self, stop: asyncio.Event) -> None:
         """Read frames until ``stop``; reconnect after a failure, as the page does."""
@@ -87,12 +99,16 @@ class Client:
             max_size=2**22,
         ) as socket:
             self.connected = True
+            first = True
             while not stop.is_set():
                 try:
                     message = await asyncio.wait_for(socket.recv(decode=False), 0.5)
                 except TimeoutError:
                     continue
                 received = time.time()
+                if not first:
+                    self.push_sizes.append(len(message))
+                first = False
                 found = SEQ.search(message[:4000])
                 if found is None:
                     self.errors.append("a frame without an event number")
@@ -121,6 +137,12 @@ class Figures:
     lost: int
     echo: list[float] = field(default_factory=list)
     error_samples: list[str] = field(default_factory=list)
+    push_sizes: list[int] = field(default_factory=list)
+    first_load: tuple[int, int] | None = None
+
+    @property
+    def median_push(self) -> float:
+        return statistics.median(self.push_sizes) if self.push_sizes else float("nan")
 
     @property
     def actions_per_second(self) -> float:
@@ -130,13 +152,13 @@ class Figures:
         return (
             f"{self.label:<28} {self.tables:>6} {self.clients:>7} {self.actions_per_second:>10.1f}"
             f" {percentile(self.latencies, 50):>8.1f} {percentile(self.latencies, 99):>8.1f}"
-            f" {self.errors:>6} {self.lost:>5}"
+            f" {self.errors:>6} {self.lost:>5} {self.median_push:>9.0f}"
         )
 
 
 HEADER = (
     f"{'stack':<28} {'tables':>6} {'clients':>7} {'actions/s':>10}"
-    f" {'p50 ms':>8} {'p99 ms':>8} {'errors':>6} {'lost':>5}"
+    f" {'p50 ms':>8} {'p99 ms':>8} {'errors':>6} {'lost':>5} {'push B':>9}"
 )
 
 
@@ -198,6 +220,35 @@ with transaction.atomic():
 """
 
 
+FREEZE = """
+from datetime import timedelta
+from django.utils import timezone
+from games.match.models import Match
+
+Match.objects.filter(pk__in={match_ids!r}).update(deadline=timezone.now() + timedelta(days=1))
+"""
+
+
+def first_load(url: str, cookie: str, match_id: int) -> tuple[int, int]:
+    """The table page and every file it links: (bytes as sent, bytes gzipped)."""
+
+    def fetch(path: str) -> tuple[bytes, str]:
+        request = urllib.request.Request(
+            url + path, headers={"Cookie": cookie, "Accept-Encoding": "gzip"}
+        )
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.read(), response.headers.get("Content-Encoding", "")
+
+    page, encoding = fetch(f"/match/{match_id}/")
+    sent = len(page)
+    zipped = len(page) if encoding == "gzip" else len(gzip.compress(page))
+    for linked in re.findall(rb'(?:src|href)="(/static/[^"]+)"', page):
+        body, encoding = fetch(linked.decode())
+        sent += len(body)
+        zipped += len(body) if encoding == "gzip" else len(gzip.compress(body))
+    return sent, zipped
+
+
 def make_stack(kind: str, workdir: Path, bot_delay: float) -> tuple[Stack, Any]:
     """The processes of ``kind`` ("production" or "embedded") and a clean-up for their data.
 
@@ -209,9 +260,9 @@ def make_stack(kind: str, workdir: Path, bot_delay: float) -> tuple[Stack, Any]:
             None,
             workdir,
             servers=1,
-            workers=1,
+            workers=0,
             bot_delay=bot_delay,
-            worker_interval=0.2,
+            worker_interval=5.0,
             app="bench.echo_asgi:application",
         )
         return stack, lambda: None
@@ -230,7 +281,7 @@ def make_stack(kind: str, workdir: Path, bot_delay: float) -> tuple[Stack, Any]:
         servers=2,
         workers=2,
         bot_delay=bot_delay,
-        worker_interval=0.2,
+        worker_interval=5.0,
         app="bench.echo_asgi:application",
     )
 
@@ -312,6 +363,10 @@ async def measure(
     window_end = time.time()
     echo_stop.set()
     await asyncio.to_thread(lambda: [worker.stop() for worker in stack.worker_processes])
+    if not stack.worker_processes:
+        # The worker runs inside daphne: stop the tables instead.
+        await asyncio.to_thread(stack.shell, FREEZE.format(match_ids=list(tables)), 1800)
+        await asyncio.sleep(1.0)
     ids = ",".join(str(int(pk)) for pk in tables)
     rows = await asyncio.to_thread(
         stack.rows, f"SELECT id, seq FROM games_match WHERE id IN ({ids})"
@@ -337,6 +392,8 @@ def run(
         stack.start()
         out = stack.shell(SETUP.format(count=count, prefix="bench"), timeout=1800)
         tables = {int(k): v for k, v in json.loads(out.strip().splitlines()[-1]).items()}
+        some_match, sessions = next(iter(tables.items()))
+        loaded = first_load(stack.daphnes[0].url, f"sessionid={sessions[0]}", some_match)
         clients, start, end, echo = asyncio.run(measure(stack, tables, warmup, duration))
         events = event_times(stack, list(tables))
         tracebacks = stack.tracebacks()
@@ -366,7 +423,18 @@ def run(
     samples += [exception_line(t) for t in tracebacks[:3]]
     label = "PostgreSQL+Redis, 2 daphne" if kind == "production" else "SQLite+in-memory, 1 daphne"
     return Figures(
-        label, count, len(clients), end - start, actions, latencies, errors, lost, echo, samples
+        label,
+        count,
+        len(clients),
+        end - start,
+        actions,
+        latencies,
+        errors,
+        lost,
+        echo,
+        samples,
+        [size for client in clients for size in client.push_sizes],
+        loaded,
     )
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Serves the site (`make run`): daphne, and beside it the worker that plays
-# bots' turns and enforces timers (`manage.py run_worker`). Ctrl-C, SIGTERM,
-# or either process stopping stops both, so no worker outlives the site.
+# Serves the site (`make run`): daphne, with the worker that plays bots'
+# turns and enforces timers inside it, or beside it (`manage.py run_worker`)
+# when REDIS_URL is set. Ctrl-C, SIGTERM, or either process stopping stops
+# both, so no worker outlives the site.
 # HOST and PORT choose daphne's address.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,14 +22,15 @@ trap stop_both EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# Without Redis the channel layer lives inside daphne, so daphne relays the
-# worker's events to its clients itself (games/table/relay.py).
+# Without Redis the channel layer lives inside daphne, so the worker runs
+# inside daphne too (games/worker/in_server.py): its moves reach the clients
+# at once. With Redis it is a process of its own, woken through Redis.
 if [ -z "${REDIS_URL:-}" ]; then
-    export RELAY_WORKER_EVENTS=1
+    export WORKER_IN_SERVER=1
+else
+    "$bin/python" manage.py run_worker &
+    worker=$!
 fi
-
-"$bin/python" manage.py run_worker &
-worker=$!
 "$bin/daphne" --bind "${HOST:-127.0.0.1}" --port "${PORT:-8000}" baloot_site.asgi:application &
 server=$!
 

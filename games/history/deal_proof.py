@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import rules
-from games.match.models import Event, Match
+from games.match.models import Match
 
 VERIFY_COMMAND = "python -m games.rules verify-deal"
 
@@ -49,18 +49,13 @@ class DealProof:
 def current_deal(match: Match) -> CurrentDeal | None:
     """The number and commitment of the deal in progress at a running table, or None.
 
-    Only the commitment is read from the database: the seed of a deal in
-    progress never leaves it. Deals after ``match.seq`` are ignored, so a
-    page rendered from a match read at event N shows that event's deal.
+    Read from the match row, where the services keep the last deal's
+    commitment beside its number: the seed of a deal in progress never
+    leaves the event log.
     """
-    if match.status != Match.Status.PLAYING:
+    if match.status != Match.Status.PLAYING or not match.deal_commitment:
         return None
-    deals = Event.objects.filter(match=match, kind=Event.Kind.DEAL, seq__lte=match.seq)
-    # One query, however long the match: a commitment per deal dealt so far.
-    commitments = list(deals.order_by("seq").values_list("payload__deal__commitment", flat=True))
-    if not commitments or not isinstance(commitments[-1], str):
-        return None
-    return CurrentDeal(number=len(commitments), commitment=commitments[-1])
+    return CurrentDeal(number=match.deal_number, commitment=match.deal_commitment)
 
 
 def deal_proof(deal: Mapping[str, Any], deck: Sequence[str]) -> DealProof:

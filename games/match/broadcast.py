@@ -1,8 +1,15 @@
 """Telling connected clients that a match moved on, whoever dies on the way.
 
-Group messages carry only "match M is at event N": each consumer then renders
-what its own user may see, so no hidden card ever travels through the
-channel layer.
+Group messages carry only "match M is at event N" and a revision token that
+tells one change from another at the same event number (a seat taken before
+the start, a player stepping away): each consumer then renders what its own
+user may see, so no hidden card ever travels through the channel layer.
+
+Within the process that made the change, listeners (``listen``) hear of it
+first, with the outcome itself when the service has one (a ``Notice``): the
+table's hub keeps it so that the pushes need not read the match again
+(``games.table.live``), and the worker's alarm learns the match's new
+deadline (``games.worker.alarm``).
 
 Every announcement is first written to the outbox (``Announcement``) in the
 transaction that records the event, then sent once that transaction commits,
@@ -20,8 +27,11 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import signal
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -62,38 +72,87 @@ class Announcement(models.Model):
         return f"match {self.match_id} event {self.seq}"
 
 
+@dataclass(frozen=True)
+class Notice:
+    """One committed change of a match, as heard inside the process that made it.
+
+    ``outcome`` is the service's ``Outcome`` (match, state and seats as
+    committed) when it has one; ``deadline`` is the match's deadline after
+    the change.
+    """
+
+    match_id: int
+    seq: int
+    revision: str
+    deadline: datetime | None
+    outcome: Any = None
+
+
+Listener = Callable[[Notice], None]
+_listeners: list[Listener] = []
+
+
+def listen(listener: Listener) -> None:
+    """Call ``listener`` with every change this process announces, before it is sent."""
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+def _tell_listeners(notice: Notice) -> None:
+    for listener in _listeners:
+        try:
+            listener(notice)
+        except Exception:
+            logger.exception("match %s: a listener failed", notice.match_id)
+
+
 def match_group(match_id: int) -> str:
     """The channel-layer group of everyone watching a match."""
     return f"match-{match_id}"
 
 
-def event_message(match_id: int, seq: int, *, clock: bool = False) -> dict[str, Any]:
+def event_message(
+    match_id: int, seq: int, *, clock: bool = False, revision: str = ""
+) -> dict[str, Any]:
     """The group message announcing that a match is now at event ``seq``.
 
     ``clock`` asks every page for a fresh picture even if it shows ``seq``
-    already: the countdown changed.
+    already: the countdown changed. ``revision`` names the change, so that a
+    server process reads a match once per change.
     """
     message: dict[str, Any] = {"type": "match.event", "match": match_id, "seq": seq}
     if clock:
         message["clock"] = True
+    if revision:
+        message["rev"] = revision
     return message
 
 
-def announce_on_commit(match_id: int, seq: int, *, clock: bool = False) -> None:
+def announce_on_commit(
+    match_id: int,
+    seq: int,
+    *,
+    clock: bool = False,
+    deadline: datetime | None = None,
+    outcome: Any = None,
+) -> None:
     """Announce the match's event ``seq`` once the current transaction commits.
 
     The outbox row is written now, in the caller's transaction, so the
     announcement survives this process dying after the commit. Sending only
     after the commit means no client hears of an event that a rollback
     undid. A failure to send is logged, never raised: the relay sends it later.
+    ``deadline`` (the match's, after the change) and ``outcome`` go to this
+    process's listeners.
     """
     row = Announcement.objects.create(
         match_id=match_id, seq=seq, clock=clock, created_at=timezone.now()
     )
-    transaction.on_commit(lambda: _deliver(row), robust=True)
+    notice = Notice(match_id, seq, secrets.token_hex(6), deadline, outcome)
+    transaction.on_commit(lambda: _deliver(row, notice), robust=True)
 
 
-def _deliver(row: Announcement) -> None:
+def _deliver(row: Announcement, notice: Notice) -> None:
     """Send a committed announcement, then strike it from the outbox."""
     if os.environ.get(CRASH_AFTER_COMMIT) == "1" and not row.clock:
         print(
@@ -102,9 +161,12 @@ def _deliver(row: Announcement) -> None:
             flush=True,
         )
         os.kill(os.getpid(), signal.SIGKILL)
-    _send([event_message(row.match_id, row.seq, clock=row.clock)])
+    _tell_listeners(notice)
+    _send([event_message(row.match_id, row.seq, clock=row.clock, revision=notice.revision)])
     try:
-        Announcement.objects.filter(pk=row.pk).delete()
+        # One DELETE statement: no cascade, no signal, no transaction of its own.
+        rows = Announcement.objects.filter(pk=row.pk)
+        rows._raw_delete(rows.db)
     except DatabaseError:
         # Sent already; the relay will send it once more, which is harmless.
         logger.warning("match %s event %s: sent, but left in the outbox", row.match_id, row.seq)

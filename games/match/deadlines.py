@@ -7,6 +7,7 @@ acts after the short ``BOT_DELAY_SECONDS`` instead, so people can follow.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -31,12 +32,22 @@ def seconds_to_act(match: Match, state: rules.State, seat: Seat) -> float:
     return float(DECISION_SECONDS)
 
 
-def deadline_for(match: Match, state: rules.State, now: datetime | None = None) -> datetime | None:
-    """When the seat to act in ``state`` runs out of time from ``now``; None if nobody acts."""
+def deadline_for(
+    match: Match,
+    state: rules.State,
+    now: datetime | None = None,
+    seats: Mapping[int, Seat] | None = None,
+) -> datetime | None:
+    """When the seat to act in ``state`` runs out of time from ``now``; None if nobody acts.
+
+    ``seats`` (the match's, by number) saves reading the seat to act.
+    """
     if state.phase is rules.Phase.ROUND_OVER:
         # The worker deals the next hand once everyone has seen the result.
         return (now or timezone.now()) + timedelta(seconds=settings.ROUND_PAUSE_SECONDS)
     if state.turn is None:
         return None
-    seat = Seat.objects.get(match=match, number=state.turn)
+    seat = seats.get(state.turn) if seats is not None else None
+    if seat is None:
+        seat = Seat.objects.get(match=match, number=state.turn)
     return (now or timezone.now()) + timedelta(seconds=seconds_to_act(match, state, seat))

@@ -118,6 +118,11 @@ class Match(models.Model):
     winner = models.CharField(  # noqa: DJ001
         _("winner"), max_length=1, choices=Team, null=True, blank=True
     )
+    # The deal on the table: how many deals were dealt so far and the
+    # commitment (never the seed) of the last one, so that the table shows
+    # it from the match row alone.
+    deal_number = models.PositiveIntegerField(_("deals dealt"), default=0)
+    deal_commitment = models.CharField(_("commitment of the last deal"), max_length=64, blank=True)
 
     objects = MatchQuerySet.as_manager()
 

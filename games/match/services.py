@@ -39,8 +39,10 @@ from games.match.errors import (
     MatchOver,
     NotABot,
     NotAllowed,
+    NotTheHost,
     NotYourSeat,
     NotYourTurn,
+    SeatEmpty,
     SeatTaken,
     ServiceError,
     StaleSequence,
@@ -66,6 +68,7 @@ __all__ = [
     "play_with_bots",
     "put_off_due_turn",
     "remove_bot",
+    "remove_player",
     "start_match",
     "submit",
     "submit_as_seat",
@@ -77,10 +80,15 @@ MatchRef = Match | int
 
 @dataclass(frozen=True)
 class Outcome:
-    """A match after a service call, with its engine state and last event number."""
+    """A match after a service call, with its engine state, seats and last event number.
+
+    ``seats`` are the match's seats by number as committed with the change
+    (their users loaded), when the service read them.
+    """
 
     match: Match
     state: rules.State
+    seats: dict[int, Seat] | None = None
 
     @property
     def seq(self) -> int:
@@ -169,6 +177,7 @@ def take_seat(user: Any, match: MatchRef, number: int, *, invite_token: str = ""
             raise SeatTaken(number=number)
         seat.user = user
         seat.save(update_fields=["user"])
+        _announce_seats(locked)
     return seat
 
 
@@ -191,12 +200,16 @@ def leave_seat(user: Any, match: MatchRef) -> Seat:
             _restart_clock_of(locked, seat.number)
         else:
             raise MatchOver()
+        _announce_seats(locked)
     return seat
 
 
 def come_back(user: Any, match: MatchRef) -> Seat:
     """Take one's seat back from the bot that played it while away.
 
+    The clock is not touched: coming back never buys time on the current
+    turn, and the missed turns in a row still count (only acting resets
+    them), so posting "I'm back" over and over cannot freeze a match.
     Raises NotAllowed, MatchNotFound, NotYourSeat, MatchNotRunning.
     """
     _require_user(user)
@@ -204,10 +217,10 @@ def come_back(user: Any, match: MatchRef) -> Seat:
         locked = _lock(match)
         seat = _own_seat(locked, user)
         _require_running(locked)
-        seat.away = False
-        seat.missed_turns = 0
-        seat.save(update_fields=["away", "missed_turns"])
-        _restart_clock_of(locked, seat.number)
+        if seat.away:
+            seat.away = False
+            seat.save(update_fields=["away"])
+        _announce_seats(locked)
     return seat
 
 
@@ -223,12 +236,38 @@ def add_bot(user: Any, match: MatchRef, number: int) -> Seat:
         locked = _lock(match)
         _require_waiting(locked)
         seats = _seats(locked)
-        _require_member(locked, seats, user)
+        _require_runner(locked, seats, user)
         seat = seats[number]
         if not seat.is_empty:
             raise SeatTaken(number=number)
         seat.is_bot = True
         seat.save(update_fields=["is_bot"])
+        _announce_seats(locked)
+    return seat
+
+
+def remove_player(user: Any, match: MatchRef, number: int) -> Seat:
+    """Free seat ``number`` of a waiting table from the person in it: the host's call.
+
+    For a stranger who sat down and will not leave or start. Raises
+    NotAllowed, NotTheHost, InvalidSeat, MatchNotFound, MatchNotWaiting,
+    SeatEmpty (nobody, or a bot, or the host themself there).
+    """
+    _require_user(user)
+    _check_seat_number(number)
+    with transaction.atomic():
+        locked = _lock(match)
+        _require_waiting(locked)
+        seats = _seats(locked)
+        if not access.is_host(locked, user):
+            if access.is_member(locked, seats.values(), user):
+                raise NotTheHost()
+            raise NotAllowed()
+        seat = seats[number]
+        if seat.user_id is None or seat.user_id == user.pk:
+            raise SeatEmpty(number=number)
+        seat.user = None
+        seat.save(update_fields=["user"])
     return seat
 
 
@@ -243,12 +282,13 @@ def remove_bot(user: Any, match: MatchRef, number: int) -> Seat:
         locked = _lock(match)
         _require_waiting(locked)
         seats = _seats(locked)
-        _require_member(locked, seats, user)
+        _require_runner(locked, seats, user)
         seat = seats[number]
         if not seat.is_bot:
             raise NotABot(number=number)
         seat.is_bot = False
         seat.save(update_fields=["is_bot"])
+        _announce_seats(locked)
     return seat
 
 
@@ -265,7 +305,7 @@ def start_match(user: Any, match: MatchRef) -> Outcome:
         locked = _lock(match)
         _require_waiting(locked)
         seats = _seats(locked)
-        _require_member(locked, seats, user)
+        _require_runner(locked, seats, user)
         if any(seat.is_empty for seat in seats.values()):
             raise TableNotFull()
         locked.first_dealer = dealing.first_dealer()
@@ -273,9 +313,10 @@ def start_match(user: Any, match: MatchRef) -> Outcome:
         locked.started_at = timezone.now()
         locked.save(update_fields=["first_dealer", "status", "started_at"])
         state = _deal(locked, initial_state(locked))
-        _project(locked, state)
-        announce_on_commit(locked.pk, locked.seq)
-    return Outcome(locked, state)
+        _project(locked, state, seats)
+        outcome = Outcome(locked, state, seats)
+        _announce(outcome)
+    return outcome
 
 
 def play_with_bots(user: Any, *, mode: str = Match.Mode.CLASSIC, play_timer: int = 15) -> Outcome:
@@ -331,7 +372,12 @@ def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> 
     with transaction.atomic():
         locked = _lock(match)
         _require_running(locked)
-        seat = _own_seat(locked, user)
+        # All four seats in one query: the acting one, and the others for
+        # the outcome, which the answer and the pushes are drawn from.
+        seats = _seats(locked)
+        seat = access.seat_of(seats.values(), user)
+        if seat is None:
+            raise NotYourSeat(_("You do not have a seat at this table."))
         if fields.get("seat", seat.number) != seat.number:
             raise NotYourSeat()
         if seat.away or seat.missed_turns:
@@ -340,7 +386,7 @@ def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> 
             seat.away = False
             seat.missed_turns = 0
             seat.save(update_fields=["away", "missed_turns"])
-        return _record(locked, _payload(seat.number, fields, auto=False), seen)
+        return _record(locked, _payload(seat.number, fields, auto=False), seen, seats=seats)
 
 
 def submit_as_seat(
@@ -350,12 +396,15 @@ def submit_as_seat(
     expected_seq: int,
     *,
     auto: bool = False,
+    seats: dict[int, Seat] | None = None,
 ) -> Outcome:
     """Record an action for a seat on the server's own authority (bots and timers).
 
     ``auto`` (or ``"auto": true`` in the action) marks a timer-forced action,
-    which the engine checks is the forced choice. Raises the errors of
-    ``submit`` except NotAllowed, and InvalidSeat.
+    which the engine checks is the forced choice. ``seats``, the match's
+    seats read under its lock, if the caller has them, come back in the
+    outcome. Raises the errors of ``submit`` except NotAllowed, and
+    InvalidSeat.
     """
     _check_seat_number(seat_number)
     auto = auto or action.get("auto") is True
@@ -367,7 +416,7 @@ def submit_as_seat(
     with transaction.atomic():
         locked = _lock(match)
         _require_running(locked)
-        return _record(locked, payload, seen)
+        return _record(locked, payload, seen, seats=seats)
 
 
 def play_due_turn(
@@ -403,17 +452,20 @@ def play_due_turn(
             if state.phase is rules.Phase.ROUND_OVER:
                 state = _deal(locked, state)
                 _project(locked, state)
-                announce_on_commit(locked.pk, locked.seq)
-                return DueTurn(Outcome(locked, state))
+                outcome = Outcome(locked, state, _seats(locked))
+                _announce(outcome)
+                return DueTurn(outcome)
             if state.turn is None:
                 return None
-            seat = Seat.objects.get(match=locked, number=state.turn)
+            # Every seat, so that the outcome carries them to the pushes.
+            seats = _seats(locked)
+            seat = seats[state.turn]
             action, auto = _due_action(seat, state)
             fields = clean_action({k: v for k, v in action.items() if k not in SERVER_FIELDS})
             if fields.get("seat", seat.number) != seat.number:
                 raise NotYourSeat()
             payload = _payload(seat.number, fields, auto=auto)
-            outcome = _record(locked, payload, locked.seq, state)
+            outcome = _record(locked, payload, locked.seq, state, seats)
     except (StaleSequence, DuplicateAction):
         # Another worker recorded this turn first: nothing left to do.
         return None
@@ -558,12 +610,17 @@ def _document_refusal(error: rules.NotationError) -> InvalidDocument:
 
 
 def _record(
-    match: Match, payload: dict[str, Any], expected_seq: int, state: rules.State | None = None
+    match: Match,
+    payload: dict[str, Any],
+    expected_seq: int,
+    state: rules.State | None = None,
+    seats: dict[int, Seat] | None = None,
 ) -> Outcome:
     """Validate ``payload`` against the match's state and append it, dealing on if needed.
 
     ``state`` is the state of the locked match when the caller loaded it
-    already; it is loaded here otherwise.
+    already; it is loaded here otherwise. ``seats``, the match's seats when
+    the caller read them, come back in the outcome.
 
     Raises StaleSequence or DuplicateAction for an out-of-date ``expected_seq``
     (also when a racing twin got its event in first), and the engine's
@@ -590,9 +647,10 @@ def _record(
         raise _conflict(match.pk, expected_seq, payload) from None
     if state.phase is rules.Phase.ROUND_OVER and settings.ROUND_PAUSE_SECONDS <= 0:
         state = _deal(match, state)
-    _project(match, state)
-    announce_on_commit(match.pk, match.seq)
-    return Outcome(match, state)
+    _project(match, state, seats)
+    outcome = Outcome(match, state, seats)
+    _announce(outcome)
+    return outcome
 
 
 def deal_next(match: MatchRef, expected_seq: int) -> Outcome:
@@ -613,8 +671,9 @@ def deal_next(match: MatchRef, expected_seq: int) -> Outcome:
             raise WrongPhase()
         state = _deal(locked, state)
         _project(locked, state)
-        announce_on_commit(locked.pk, locked.seq)
-    return Outcome(locked, state)
+        outcome = Outcome(locked, state, _seats(locked))
+        _announce(outcome)
+    return outcome
 
 
 def _deal(match: Match, state: rules.State) -> rules.State:
@@ -623,6 +682,9 @@ def _deal(match: Match, state: rules.State) -> rules.State:
     _append(match, Event.Kind.DEAL, payload)
     state = rules.start_deal(state, payload["deal"]["deck"])
     DealSnapshot.objects.create(match=match, seq=match.seq, state=rules.snapshot(state))
+    # Saved with the other projections by _project, which always follows.
+    match.deal_number += 1
+    match.deal_commitment = payload["deal"].get("commitment", "")
     return state
 
 
@@ -641,20 +703,31 @@ def _append(
     )
 
 
-def _project(match: Match, state: rules.State) -> None:
+def _project(match: Match, state: rules.State, seats: dict[int, Seat] | None = None) -> None:
     """Bring the match's projected fields in line with ``state`` and save them."""
     score = state.score
     match.score_a = score["A"]
     match.score_b = score["B"]
     match.winner = state.winner
     # The next seat's clock starts with the event that gave it the turn.
-    match.deadline = deadline_for(match, state)
-    fields = ["seq", "score_a", "score_b", "winner", "deadline"]
+    match.deadline = deadline_for(match, state, seats=seats)
+    fields = ["seq", "score_a", "score_b", "winner", "deadline", "deal_number", "deal_commitment"]
     if state.phase is rules.Phase.MATCH_OVER:
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
         fields += ["status", "finished_at"]
     match.save(update_fields=fields)
+
+
+def _announce(outcome: Outcome) -> None:
+    """Announce the outcome's new event, with the outcome itself for this process."""
+    match = outcome.match
+    announce_on_commit(match.pk, match.seq, deadline=match.deadline, outcome=outcome)
+
+
+def _announce_seats(match: Match) -> None:
+    """Announce a change of the seats (the event number stays as it is)."""
+    announce_on_commit(match.pk, match.seq, deadline=match.deadline)
 
 
 def _due_action(seat: Seat, state: rules.State) -> tuple[dict[str, Any], bool]:
@@ -674,15 +747,17 @@ def _due_action(seat: Seat, state: rules.State) -> tuple[dict[str, Any], bool]:
 
 
 def _restart_clock_of(match: Match, number: int) -> None:
-    """Give seat ``number``, if it is to act, a fresh deadline for its new occupant.
+    """Bring seat ``number``'s deadline forward, if it is to act, for the bot now playing it.
 
     A player leaving hands the turn to the bot, which acts after its short
-    delay; a player coming back gets the full time for the decision.
+    delay; a deadline is only ever moved earlier here, never later.
     """
     state = load_state(match)
     if state.turn == number:
-        match.deadline = deadline_for(match, state)
-        match.save(update_fields=["deadline"])
+        sooner = deadline_for(match, state)
+        if sooner is not None and (match.deadline is None or sooner < match.deadline):
+            match.deadline = sooner
+            match.save(update_fields=["deadline"])
 
 
 # --- Checks -------------------------------------------------------------------
@@ -724,9 +799,11 @@ def _require_user(user: Any) -> None:
         raise NotAllowed(_("Please log in first."))
 
 
-def _require_member(match: Match, seats: dict[int, Seat], user: Any) -> None:
-    """Raises NotAllowed unless ``user`` created the table or sits at it."""
-    if not access.is_member(match, seats.values(), user):
+def _require_runner(match: Match, seats: dict[int, Seat], user: Any) -> None:
+    """Raises NotAllowed unless ``user`` may run the table (``access.may_run``)."""
+    if not access.may_run(match, seats.values(), user):
+        if access.is_member(match, seats.values(), user):
+            raise NotTheHost()
         raise NotAllowed()
 
 

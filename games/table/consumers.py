@@ -1,12 +1,16 @@
 """The live table's WebSocket: one per table page, pushing that user's own picture.
 
-The channel layer only ever says "match M is at event N"
-(``games.match.broadcast``). On each such message the consumer reads the match and
-renders the table region for its own user — their seat's ``view_for``, or
-a spectator's — and sends it as an htmx out-of-band swap carrying the event
-number. Every push is the whole region, so a missed push is repaired by the
-next one; on connecting, and whenever the client reports the number it
-shows and that number is out of date, the consumer sends a fresh one.
+The channel layer only ever says "match M is at event N" (with a revision
+token, ``games.match.broadcast``), so no hidden card travels through it. On
+each such message the consumer takes its viewer's picture from this
+process's hub (``games.table.live``: the match read once per version, each
+view drawn once) and sends only the parts that changed since the picture it
+last sent, as out-of-band morphs. On connecting, and when the page says it
+shows another picture than the one last sent (it missed a push, or took an
+answer in between), it sends the whole region — at most once per picture.
+
+A user may hold ``TABLE_SOCKETS_PER_USER`` sockets per match in one process;
+one more is accepted and closed at once with code 4429.
 """
 
 from __future__ import annotations
@@ -21,20 +25,20 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import translation
 
 from games.display.language import language_of
 from games.match.access import may_see
 from games.match.broadcast import match_group
 from games.match.models import Match
 from games.social.sockets import TableSocialMixin
-from games.table.render import read_match, render_table
+from games.table.live import HUB, Picture, view_key
 
 logger = logging.getLogger(__name__)
 
 # Close codes in the application range: the page's script does not retry them.
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
+CLOSE_TOO_MANY = 4429
 # A client's report is a few dozen bytes; anything longer is not ours.
 MAX_CLIENT_MESSAGE = 256
 
@@ -44,9 +48,11 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
 
     match_id: int
     group: str
-    sent_seq: int
     invite: str
     language: str
+    joined: bool = False
+    sent: Picture | None = None
+    resent_for: str | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -57,16 +63,23 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = (query.get("invite") or [""])[0]
         self.language = language_of(self.scope)
-        self.sent_seq = -1
-        if not await self._allowed():
-            await self.close(code=CLOSE_FORBIDDEN)
+        if not HUB.join(self.match_id, user.pk):
+            await self.accept()
+            await self.close(code=CLOSE_TOO_MANY)
             return
+        self.joined = True
+        # In the group first, so that no change between the reading and the
+        # joining goes unheard.
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        picture = await database_sync_to_async(self._picture)(0, None, fresh=True, read=True)
+        if picture is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
         await self.social_join()
         self.renewal = asyncio.ensure_future(self._renew_membership())
         await self.accept()
-        await self.push()
+        await self._send(picture, whole=True)
 
     async def disconnect(self, code: int) -> None:
         renewal = getattr(self, "renewal", None)
@@ -77,17 +90,20 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.social_leave()
+        if self.joined:
+            self.joined = False
+            HUB.leave(self.match_id, self.scope["user"].pk)
 
     async def match_event(self, event: dict[str, Any]) -> None:
-        """The match moved on: push this user's picture unless one as new was sent.
+        """The match moved on, or its seats changed: push what changed for this viewer.
 
-        A clock announcement (time given back after an outage) pushes the
-        same event again, with its fresh countdown.
+        A clock announcement (time given back after an outage) comes with
+        no revision: the match is read again for its fresh countdown.
         """
-        if event.get("clock"):
-            await self.push(force=True)
-        elif event.get("seq", 0) > self.sent_seq:
-            await self.push()
+        seq = event.get("seq", 0)
+        if self.sent is not None and seq < self.sent.seq:
+            return
+        await self.push(seq, event.get("rev"), clock=bool(event.get("clock")))
 
     async def _renew_membership(self) -> None:
         """Join the match's group again every CHANNEL_GROUP_RENEWAL seconds while connected.
@@ -105,50 +121,75 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
                 logger.warning("match %s: could not renew the group membership", self.match_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The client reports the event number it shows; a stale one gets a full refresh."""
+        """The page reports the picture it shows; another one than sent gets the whole region."""
         if text_data is None or len(text_data) > MAX_CLIENT_MESSAGE:
             return
         try:
-            shown = json.loads(text_data).get("seq")
+            report = json.loads(text_data)
+            shown = report.get("view")
         except (ValueError, AttributeError):
             return
-        current = await database_sync_to_async(_current_seq)(self.match_id)
-        if shown != current:
-            await self.push(force=True)
+        if self.sent is None:
+            return
+        if shown != self.sent.view:
+            # Once per picture sent: a page that keeps asking is not redrawn for it.
+            if self.resent_for == self.sent.view:
+                return
+            self.resent_for = self.sent.view
+            picture = await database_sync_to_async(self._picture)(self.sent.seq, None, fresh=True)
+            if picture is None:
+                await self.close(code=CLOSE_FORBIDDEN)
+                return
+            await self._send(picture, whole=True)
+            return
+        # The page is current with what was sent; a push lost on the way
+        # would show as a later event in the database.
+        if await database_sync_to_async(HUB.stale)(self.match_id, self.sent.seq):
+            await self.push(self.sent.seq + 1, None)
 
-    async def push(self, *, force: bool = False) -> None:
-        """Send the table region as this user may see it now."""
-        rendered = await database_sync_to_async(self._render)()
-        if rendered is None:
+    async def push(self, seq: int, revision: str | None, *, clock: bool = False) -> None:
+        """Send this viewer's picture of the match at ``seq`` or later, as changes.
+
+        ``clock``: the countdown changed without an event; read and draw again.
+        """
+        picture = await database_sync_to_async(self._picture)(
+            seq, revision, read=clock, redraw=clock
+        )
+        if picture is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        html, seq = rendered
-        # Never send an older picture after a newer one: pushes can race.
-        if seq < self.sent_seq or (seq == self.sent_seq and not force):
+        await self._send(picture, whole=False)
+
+    async def _send(self, picture: Picture, *, whole: bool) -> None:
+        # Never an older picture after a newer one: pushes can race.
+        if self.sent is not None and picture.seq < self.sent.seq:
             return
-        self.sent_seq = seq
-        await self.send(text_data=html)
+        frame = picture.whole() if whole else picture.changes_since(self.sent)
+        if frame is None:
+            return
+        self.sent = picture
+        await self.send(text_data=frame)
 
-    @database_sync_to_async
-    def _allowed(self) -> bool:
-        try:
-            reading = read_match(self.match_id)
-        except Match.DoesNotExist:
-            return False
-        return may_see(reading.match, self.scope["user"], reading.seats.values(), self.invite)
+    def _picture(
+        self,
+        seq: int,
+        revision: str | None,
+        *,
+        fresh: bool = False,
+        read: bool = False,
+        redraw: bool = False,
+    ) -> Picture | None:
+        """This viewer's picture at ``seq`` or later; None when they may no longer look.
 
-    def _render(self) -> tuple[str, int] | None:
+        ``fresh`` wants a picture drawn within the last second, ``redraw`` one
+        drawn now, ``read`` the match read from the database.
+        """
         try:
-            reading = read_match(self.match_id)
+            reading = HUB.reading(self.match_id, seq, revision, fresh=read)
         except Match.DoesNotExist:
             return None
         user = self.scope["user"]
         if not may_see(reading.match, user, reading.seats.values(), self.invite):
             return None
-        with translation.override(self.language):
-            html = render_table(reading, user, invite=self.invite, oob=True)
-        return html, reading.seq
-
-
-def _current_seq(match_id: int) -> int | None:
-    return Match.objects.filter(pk=match_id).values_list("seq", flat=True).first()
+        key = view_key(reading, user, self.invite, self.language)
+        return HUB.picture(reading, user, key, invite=self.invite, fresh=fresh, redraw=redraw)

@@ -1,7 +1,8 @@
-"""Rendering the live table for one user: the page, the htmx responses and the pushes.
+"""What the live table shows one user: the reading of a match and the template context.
 
-Views and the WebSocket consumer all come here, so a seat gets the same
-HTML whichever way it asks. What a user sees is decided by
+Views and the WebSocket consumer both draw from here (through
+``games.table.live``, which renders the context as parts), so a seat gets
+the same HTML whichever way it asks. What a user sees is decided by
 ``rules.view_for`` for their own seat (or ``None`` for a spectator);
 everything else added here is public: who sits where, the table's
 settings, and the event number the picture belongs to.
@@ -13,13 +14,12 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import rules
-from games.match.access import invite_matches, is_member, may_join, seat_of
+from games.match.access import invite_matches, is_host, is_member, may_join, may_run, seat_of
 from games.match.event_log import load_state
 from games.match.models import Match, Seat
 from games.table.picture import SeatInfo, Table, build_table
@@ -62,10 +62,19 @@ class MatchReading:
 def read_match(match_id: int) -> MatchReading:
     """The match's state together with the event number it belongs to.
 
+    The match row comes with its seats (one query), then the state (two).
     Raises Match.DoesNotExist.
     """
     for _attempt in range(CONSISTENT_READ_ATTEMPTS):
-        match = Match.objects.get(pk=match_id)
+        seats = {
+            seat.number: seat
+            for seat in Seat.objects.filter(match_id=match_id).select_related("user", "match")
+        }
+        if not seats:
+            raise Match.DoesNotExist
+        match = next(iter(seats.values())).match
+        for seat in seats.values():
+            seat.match = match
         state = load_state(match)
         seq_after = Match.objects.filter(pk=match_id).values_list("seq", flat=True).get()
         if seq_after == match.seq:
@@ -74,8 +83,14 @@ def read_match(match_id: int) -> MatchReading:
         # A very busy table: the state may be a move ahead of its number,
         # which only makes the next action from this picture look stale.
         logger.info("match %s kept moving while being read", match_id)
-    seats = {seat.number: seat for seat in Seat.objects.filter(match=match).select_related("user")}
     return MatchReading(match, state, seats)
+
+
+def reading_of(outcome: Any) -> MatchReading:
+    """The reading a service's outcome gives, when it carries the seats; raises ValueError."""
+    if outcome.seats is None:
+        raise ValueError("an outcome without its seats")
+    return MatchReading(outcome.match, outcome.state, outcome.seats)
 
 
 def seat_name(seat: Seat) -> str:
@@ -128,10 +143,8 @@ def waiting_room(reading: MatchReading, user: Any) -> list[WaitingSeat]:
     ]
 
 
-def table_context(
-    reading: MatchReading, user: Any, *, invite: str = "", error: str = "", oob: bool = False
-) -> dict[str, Any]:
-    """The template context of the table region for ``user``."""
+def table_context(reading: MatchReading, user: Any, *, invite: str = "") -> dict[str, Any]:
+    """The template context of the table region's parts for ``user``."""
     match = reading.match
     mine = seat_of(reading.seats.values(), user)
     member = is_member(match, reading.seats.values(), user)
@@ -141,10 +154,12 @@ def table_context(
         "seq": reading.seq,
         "my_seat": mine,
         "member": member,
+        # Who may add bots and start (the seated host), and remove a player (the host).
+        "may_run": may_run(match, reading.seats.values(), user),
+        "host": is_host(match, user),
         "invite": invite if valid_invite else "",
-        "error": error,
-        "oob": oob,
         "urls": _urls(match.pk),
+        "current_deal": current_deal(match),
     }
     if match.status == Match.Status.WAITING:
         seats = waiting_room(reading, user)
@@ -159,18 +174,19 @@ def table_context(
     return context
 
 
-def render_table(
-    reading: MatchReading,
-    user: Any,
-    *,
-    request: Any = None,
-    invite: str = "",
-    error: str = "",
-    oob: bool = False,
-) -> str:
-    """The table region's HTML for ``user`` (an out-of-band swap when ``oob``)."""
-    context = table_context(reading, user, invite=invite, error=error, oob=oob)
-    return render_to_string(f"{TEMPLATE}#table", context, request=request)
+@dataclass(frozen=True)
+class CurrentDeal:
+    """The deal being played at a table: its number and its commitment, never its seed."""
+
+    number: int
+    commitment: str
+
+
+def current_deal(match: Match) -> CurrentDeal | None:
+    """The deal in progress at a running table, from the match row alone; None otherwise."""
+    if match.status != Match.Status.PLAYING or not match.deal_commitment:
+        return None
+    return CurrentDeal(match.deal_number, match.deal_commitment)
 
 
 def _urls(match_id: int) -> dict[str, str]:
@@ -181,6 +197,7 @@ def _urls(match_id: int) -> dict[str, str]:
         "sit": reverse("play:sit", args=args),
         "leave": reverse("play:leave", args=args),
         "bot": reverse("play:bot", args=args),
+        "remove_player": reverse("play:remove_player", args=args),
         "start": reverse("play:start", args=args),
         "back": reverse("play:back", args=args),
         "socket": f"/ws/match/{match_id}/",

@@ -1,9 +1,11 @@
 """The live table: its page, the one action endpoint and the seat buttons.
 
 Every change goes through ``games.match.services``; every answer is the table
-region rendered for the asking user (``games.table.render``), so an htmx
-response, a WebSocket push and a page load show the same thing. Plain form
-posts without JavaScript are answered with a redirect back to the page.
+region drawn for the asking user by the same hub the pushes come from
+(``games.table.live``), so an htmx response, a WebSocket push and a page load
+show the same thing. The answer to an action is drawn from what the service
+returned, not read again. Plain form posts without JavaScript are answered
+with a redirect back to the page.
 """
 
 from __future__ import annotations
@@ -18,23 +20,22 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_ratelimit.decorators import ratelimit
 
+from accounts.limits import rate
 from games.match import services
 from games.match.access import may_see
-from games.match.errors import MalformedAction, ServiceError
+from games.match.errors import MalformedAction, MatchNotFound, ServiceError
 from games.match.models import Match
 from games.table.forms import BotForm, SeatForm
+from games.table.live import HUB, Picture, view_key
 from games.table.refusals import refusal_message, refusal_status
-from games.table.render import (
-    TEMPLATE,
-    MatchReading,
-    read_match,
-    render_table,
-    table_context,
-)
+from games.table.render import TEMPLATE, MatchReading, read_match, reading_of
 
 # Bigger bodies are never a Baloot action; refuse them before parsing.
 MAX_ACTION_BYTES = 4096
@@ -51,10 +52,10 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404 from None
     if not may_see(reading.match, request.user, reading.seats.values(), invite):
         raise Http404
+    picture = _picture(request, reading, invite)
     if request.htmx:  # type: ignore[attr-defined]
-        return HttpResponse(render_table(reading, request.user, request=request, invite=invite))
-    context = table_context(reading, request.user, invite=invite)
-    return render(request, TEMPLATE, context)
+        return HttpResponse(picture.answer(request))
+    return _page(request, picture)
 
 
 @login_required
@@ -64,10 +65,10 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
     """Record one action of the user's seat: ``action`` (JSON) seen at ``expected_seq``."""
     try:
         action, expected_seq = _action_input(request)
-        services.submit(request.user, pk, action, expected_seq)
+        outcome = services.submit(request.user, pk, action, expected_seq)
     except ServiceError as error:
         return _refused(request, pk, error)
-    return _done(request, pk)
+    return _done(request, pk, reading=reading_of(outcome))
 
 
 @login_required
@@ -91,6 +92,7 @@ def sit(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
+@ratelimit(group="away", key="user", rate=rate("AWAY"))
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
     """Leave the table: a free seat before the start, a bot plays it afterwards."""
     return _seat_change(request, pk, lambda: services.leave_seat(request.user, pk))
@@ -112,6 +114,18 @@ def bot(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
+def remove_player(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table's host frees a seat from the person in it, before the start."""
+    form = SeatForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, pk, MalformedAction(_("Choose a seat from 1 to 4.")))
+    number = form.cleaned_data["number"]
+    return _seat_change(request, pk, lambda: services.remove_player(request.user, pk, number))
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
 def start(request: HttpRequest, pk: int) -> HttpResponse:
     """Start the match once all four seats are filled."""
     return _seat_change(request, pk, lambda: services.start_match(request.user, pk))
@@ -120,6 +134,7 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
+@ratelimit(group="away", key="user", rate=rate("AWAY"))
 def come_back(request: HttpRequest, pk: int) -> HttpResponse:
     """Take one's seat back from the bot that played it."""
     return _seat_change(request, pk, lambda: services.come_back(request.user, pk))
@@ -132,7 +147,10 @@ def _action_input(request: HttpRequest) -> tuple[Any, Any]:
     ``expected_seq``; a JSON body carries both as an object. The Baloot
     toggle adds ``baloot`` to a card play.
     """
-    if len(request.body) > MAX_ACTION_BYTES:
+    # The declared length, not the body itself: a form (multipart or not)
+    # has already been read by the CSRF check, and its body is gone.
+    length = request.META.get("CONTENT_LENGTH") or "0"
+    if not length.isdigit() or int(length) > MAX_ACTION_BYTES:
         raise MalformedAction(_("This action is far too long."))
     if request.content_type == "application/json":
         body = _json(request.body)
@@ -163,28 +181,47 @@ def _seat_change(
     return _done(request, pk, invite)
 
 
-def _done(request: HttpRequest, pk: int, invite: str = "") -> HttpResponse:
-    """The table as it now is: the region for htmx, a redirect for a plain form."""
+def _done(
+    request: HttpRequest, pk: int, invite: str = "", reading: MatchReading | None = None
+) -> HttpResponse:
+    """The table as it now is (``reading`` if given): the region for htmx, a redirect for a form."""
     if not request.htmx:  # type: ignore[attr-defined]
         return redirect(_page_url(pk, invite), permanent=False)
-    reading = read_match(pk)
-    return HttpResponse(render_table(reading, request.user, request=request, invite=invite))
+    if reading is None:
+        reading = HUB.reading(pk, 0, None, fresh=True)
+    return HttpResponse(_picture(request, reading, invite).answer(request))
 
 
 def _refused(request: HttpRequest, pk: int, error: ServiceError, invite: str = "") -> HttpResponse:
     """The refusal's message with a 4xx status, and the table as it is when it may be seen."""
+    reading = _visible_reading(request, pk, invite)
+    if reading is None:
+        # Whatever went wrong, a match the user may not see is answered
+        # exactly as a match that does not exist.
+        error = MatchNotFound()
     status = refusal_status(error)
     message = refusal_message(error)
-    reading = _visible_reading(request, pk, invite)
     if reading is None:
         if request.htmx:  # type: ignore[attr-defined]
             return render(request, f"{TEMPLATE}#refusal", {"error": message}, status=status)
         return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    picture = _picture(request, reading, invite)
     if request.htmx:  # type: ignore[attr-defined]
-        html = render_table(reading, request.user, request=request, invite=invite, error=message)
-        return HttpResponse(html, status=status)
+        return HttpResponse(picture.answer(request, error=message), status=status)
     messages.error(request, message)
-    context = table_context(reading, request.user, invite=invite)
+    return _page(request, picture, status=status)
+
+
+def _picture(request: HttpRequest, reading: MatchReading, invite: str) -> Picture:
+    """The asking user's picture of ``reading``, shared with their sockets in this process."""
+    key = view_key(reading, request.user, invite, get_language())
+    return HUB.picture(reading, request.user, key, invite=invite, fresh=True)
+
+
+def _page(request: HttpRequest, picture: Picture, status: int = 200) -> HttpResponse:
+    """The whole table page around ``picture``."""
+    context = dict(picture.context)
+    context["table_html"] = mark_safe(picture.answer(request))
     return render(request, TEMPLATE, context, status=status)
 
 

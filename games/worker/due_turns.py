@@ -68,6 +68,21 @@ def advance_due(now: datetime | None = None, *, limit: int = BATCH) -> int:
     return played
 
 
+def next_deadline() -> datetime | None:
+    """When the next turn of a running match falls due; None when no match is running.
+
+    A running match without a deadline is due now.
+    """
+    found = list(
+        Match.objects.filter(status=Match.Status.PLAYING)
+        .order_by(F("deadline").asc(nulls_first=True))
+        .values_list("deadline", flat=True)[:1]
+    )
+    if not found:
+        return None
+    return found[0] or timezone.now()
+
+
 def _log(match_id: int, seq: int, turn: services.DueTurn) -> None:
     """One line per recorded turn: who acted and the kind of action, never a card."""
     if turn.seat is None:

@@ -1,89 +1,133 @@
 /* Baloot Online, the live table: keyboard play, the turn countdown, and keeping
-   the picture current. The server renders everything; this file only helps. */
+   the picture current. The server renders everything; this file only helps.
+
+   Every picture of the table carries a marker, <input id="table-seq">, with
+   the event number it shows (data-seq) and a digest of the whole picture
+   (data-view). The server's pushes are either the whole table region, or
+   only the parts that changed since the picture named by data-base, each
+   morphed in place (idiomorph), so open panels, focus and scrolling stay as
+   they are. */
 (function () {
   "use strict";
 
-  var SEQ = /data-seq="(\d+)"/;
   var socket = null;
+
+  // A push never opens or shuts a panel the reader opened or shut: a panel
+  // keeps its state while its data-key stays the same (the result panel's
+  // key is its deal, so the next deal's result opens as the server says).
+  if (window.Idiomorph) {
+    window.Idiomorph.defaults.callbacks.beforeNodeMorphed = function (oldNode, newNode) {
+      if (oldNode.nodeType === 1 && oldNode.tagName === "DETAILS" && newNode.tagName === "DETAILS" &&
+          oldNode.getAttribute("data-key") === newNode.getAttribute("data-key")) {
+        if (oldNode.open) {
+          newNode.setAttribute("open", "");
+        } else {
+          newNode.removeAttribute("open");
+        }
+      }
+      return true;
+    };
+  }
 
   function region() {
     return document.getElementById("table");
   }
 
-  function shownSeq() {
-    var table = region();
-    return table ? parseInt(table.getAttribute("data-seq") || "0", 10) : 0;
+  function marker() {
+    return document.getElementById("table-seq");
   }
 
-  function seqOf(html) {
-    var match = SEQ.exec(html || "");
-    return match ? parseInt(match[1], 10) : null;
+  function shown() {
+    var mark = marker();
+    if (!mark) {
+      return { seq: -1, view: "" };
+    }
+    return {
+      seq: parseInt(mark.getAttribute("data-seq") || "0", 10),
+      view: mark.getAttribute("data-view") || "",
+    };
   }
 
-  // An action's answer and a push can cross on the way: never let an older
-  // table replace a newer one.
+  var MARKER = /<input\b[^>]*\bid="table-seq"[^>]*>/;
+
+  function attribute(tag, name) {
+    var found = new RegExp("\\s" + name + '="([^"]*)"').exec(tag);
+    return found ? found[1] : null;
+  }
+
+  // The marker of a picture as sent: its event number, digest and, for a
+  // push of changed parts only, the digest of the picture it applies to.
+  function headOf(html) {
+    var found = MARKER.exec(html || "");
+    if (!found) {
+      return null;
+    }
+    return {
+      seq: parseInt(attribute(found[0], "data-seq") || "0", 10),
+      view: attribute(found[0], "data-view"),
+      base: attribute(found[0], "data-base"),
+    };
+  }
+
+  // "swap", "skip" (nothing new: the same picture is never swapped twice,
+  // and an older one never replaces a newer one) or "resync" (changed parts
+  // meant for a picture this page does not show).
+  function verdict(head) {
+    var now = shown();
+    if (head.view === now.view || head.seq < now.seq) {
+      return "skip";
+    }
+    if (head.base !== null && head.base !== now.view) {
+      return "resync";
+    }
+    return "swap";
+  }
+
+  // The answer to one's own action, or a refusal with its message.
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var seq = seqOf(event.detail.serverResponse);
-    if (seq !== null && seq < shownSeq()) {
-      event.detail.shouldSwap = false;
+    var head = headOf(event.detail.serverResponse);
+    if (!head) {
       return;
     }
-    remember();
+    var refused = event.detail.xhr && event.detail.xhr.status >= 400;
+    if (verdict(head) !== "swap" && !(refused && head.seq >= shown().seq)) {
+      event.detail.shouldSwap = false;
+    }
   });
 
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
-    var seq = seqOf(event.detail.message);
-    if (seq !== null && seq < shownSeq()) {
-      event.preventDefault();
+    var head = headOf(event.detail.message);
+    if (!head) {
       return;
     }
-    remember();
+    var decision = verdict(head);
+    if (decision === "swap") {
+      return;
+    }
+    event.preventDefault();
+    if (decision === "resync") {
+      report();
+    }
   });
 
-  document.addEventListener("htmx:afterSettle", restore);
-  document.addEventListener("htmx:wsAfterMessage", restore);
-
-  // --- Keeping keyboard focus across swaps ---------------------------------
-
-  var focusKey = null;
-  // Focus on the region itself (after one's own move) stays on the new region.
-  var REGION = "#table";
-
-  function keyOf(element) {
-    return element.getAttribute("data-card") || element.value || element.textContent.trim();
-  }
-
-  function remember() {
+  // Changed parts leave the region's own attributes alone: copy them from
+  // the marker. A refusal's message belongs to the picture it came with.
+  document.addEventListener("htmx:wsAfterMessage", function () {
     var table = region();
-    var active = document.activeElement;
-    if (!table || !active || !table.contains(active)) {
-      focusKey = null;
-    } else {
-      focusKey = active === table ? REGION : keyOf(active);
-    }
-  }
-
-  function restore() {
-    var table = region();
-    if (focusKey === null || !table) {
+    var mark = marker();
+    if (!table || !mark) {
       return;
     }
-    var wanted = focusKey;
-    focusKey = null;
-    if (wanted === REGION) {
-      table.focus();
-      return;
+    table.setAttribute("data-seq", mark.getAttribute("data-seq") || "0");
+    var classes = mark.getAttribute("data-class");
+    if (classes && table.className !== classes) {
+      table.className = classes;
     }
-    var controls = table.querySelectorAll("button:not([disabled]), input, a[href]");
-    for (var i = 0; i < controls.length; i++) {
-      if (keyOf(controls[i]) === wanted) {
-        controls[i].focus();
-        return;
-      }
+    var errors = table.querySelectorAll(".table-error");
+    for (var i = 0; i < errors.length; i++) {
+      errors[i].remove();
     }
-    var next = table.querySelector(".controls button, .hand button:not([disabled])");
-    (next || table).focus();
-  }
+  });
 
   // --- Number keys play the n-th playable card -------------------------------
 
@@ -106,17 +150,21 @@
   // --- The countdown of the seat to act --------------------------------------
 
   // Each countdown carries the milliseconds left when it was rendered, so a
-  // wrong clock on this device does not matter.
+  // wrong clock on this device does not matter. A morphed countdown keeps its
+  // element, so the end is worked out again whenever data-ms changes.
   var ends = new WeakMap();
 
   function tick() {
     var clocks = document.querySelectorAll(".countdown[data-ms]");
     for (var i = 0; i < clocks.length; i++) {
       var clock = clocks[i];
-      if (!ends.has(clock)) {
-        ends.set(clock, Date.now() + parseInt(clock.getAttribute("data-ms"), 10));
+      var ms = clock.getAttribute("data-ms");
+      var known = ends.get(clock);
+      if (!known || known.ms !== ms) {
+        known = { ms: ms, end: Date.now() + parseInt(ms, 10) };
+        ends.set(clock, known);
       }
-      var left = Math.max(0, Math.ceil((ends.get(clock) - Date.now()) / 1000));
+      var left = Math.max(0, Math.ceil((known.end - Date.now()) / 1000));
       if (clock.textContent !== String(left)) {
         clock.textContent = String(left);
       }
@@ -139,9 +187,12 @@
     };
   }
 
+  // Tells the server which picture is shown; it answers with the whole
+  // region when that is not the picture it last sent.
   function report() {
-    if (socket && region()) {
-      socket.send(JSON.stringify({ seq: shownSeq() }));
+    if (socket && marker()) {
+      var now = shown();
+      socket.send(JSON.stringify({ seq: now.seq, view: now.view }));
     }
   }
 
@@ -163,8 +214,7 @@
   });
 
   // A push lost on the way would leave this page behind until the next move:
-  // tell the server now and then which move is shown; it answers a stale
-  // number with a fresh table.
+  // tell the server now and then which picture is shown.
   setInterval(report, 15000);
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") {

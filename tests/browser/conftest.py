@@ -48,7 +48,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         None,
         workdir,
         servers=1,
-        workers=1,
+        workers=0,
         bot_delay=0.05,
     )
     stack.prepare()

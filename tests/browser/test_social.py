@@ -1,13 +1,15 @@
 """Quick match and table chat in real browsers, in English and Arabic, on a phone and a desktop.
 
 Two people ask for a game in two browsers and meet at one table; two
-players at a table chat, one reading English and the other Arabic. Each step
+players at a table chat, one reading English and the other Arabic; two
+players at a finished match agree to a rematch. Each step
 leaves screenshots in ``test-artifacts/browser/`` at phone size (390x844) and
 desktop size (1280x800).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -122,3 +124,45 @@ def test_two_players_chat_one_in_english_one_in_arabic(
     assert "Peace be upon you" in english.inner_text("#chat-log [data-phrase=salam]")
     shots(english, "chat-en")
     shots(arabic, "chat-ar")
+
+
+def finished_table(site: Stack, prefix: str) -> tuple[int, str, str]:
+    """A match of two people and two bots, played to its end by the bots: (id, names)."""
+    [table] = start_tables(site, 1, (1, 2), prefix=prefix)
+    first, second = str(table.players[1]), str(table.players[2])
+    # Both people step away at once, so the bots play the whole match quickly.
+    site.shell(
+        "from django.contrib.auth.models import User\n"
+        "from games.match import services\n"
+        f"for name in {[first, second]!r}:\n"
+        f"    services.leave_seat(User.objects.get(username=name), {table.match_id})\n"
+    )
+    deadline = time.monotonic() + 300
+    while site.rows("SELECT status FROM games_match WHERE id = %s", table.match_id)[0][0] != (
+        "finished"
+    ):
+        assert time.monotonic() < deadline, "the bots did not finish the match"
+        time.sleep(0.5)
+    return table.match_id, first, second
+
+
+def test_two_players_agree_to_a_rematch_and_both_go_to_the_new_match(
+    server: Daphne, site: Stack, open_browser: Callable[[str], Page]
+) -> None:
+    match_id, first_name, second_name = finished_table(site, "again")
+    english, arabic = open_browser("rematch-en"), open_browser("rematch-ar")
+    in_language(arabic, server, "ar")
+    for page, name in ((english, first_name), (arabic, second_name)):
+        log_in(page, server.url, name, PASSWORD)
+        page.goto(f"{server.url}/match/{match_id}/")
+        page.wait_for_selector("#rematch .rematch-panel")
+    english.click("#rematch button[type=submit]")
+    # The offer reaches the other player over the table's socket.
+    arabic.wait_for_selector("#rematch .rematch-accept button")
+    english.wait_for_selector("#rematch .rematch-clock")
+    shots(english, "rematch-offered-en")
+    shots(arabic, "rematch-offered-ar")
+    arabic.click("#rematch .rematch-accept button")
+    english.wait_for_url(f"**/match/{match_id + 1}/")
+    arabic.wait_for_url(f"**/match/{match_id + 1}/")
+    english.wait_for_selector("#table")

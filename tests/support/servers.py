@@ -11,7 +11,8 @@ Two layouts are used:
   and dropped here) and a dedicated Redis database index, shared by several
   daphne processes and workers;
 - the embedded default: one daphne process on a SQLite file with the
-  in-memory channel layer, relaying the worker's events (``scripts/run.sh``).
+  in-memory channel layer and the worker inside it (``scripts/run.sh``), so
+  such a stack has no worker process of its own.
 
 Every process writes to its own log file, so that a test can look for
 tracebacks and a failure can show what the server said.
@@ -20,6 +21,7 @@ tracebacks and a failure can show what the server said.
 from __future__ import annotations
 
 import atexit
+import http.client
 import os
 import secrets
 import signal
@@ -28,8 +30,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,7 +55,7 @@ SITE_VARIABLES = (
     "DJANGO_ALLOWED_HOSTS",
     "DJANGO_CSRF_TRUSTED_ORIGINS",
     "DJANGO_HTTPS",
-    "RELAY_WORKER_EVENTS",
+    "WORKER_IN_SERVER",
     "BOT_DELAY_SECONDS",
     "WORKER_INTERVAL",
     "WORKER_OUTAGE_SECONDS",
@@ -258,14 +258,20 @@ class Daphne(ServerProcess):
         return f"ws://127.0.0.1:{self.port}"
 
     def answers(self) -> bool:
-        """True when the home page comes back without a server error."""
+        """True when the home page comes back without a server error.
+
+        A redirect counts as an answer and is not followed: with
+        DJANGO_HTTPS=1 the site sends plain HTTP to an https:// address
+        that only the proxy in front of it serves.
+        """
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
         try:
-            with urllib.request.urlopen(self.url + "/", timeout=5) as response:
-                return bool(response.status < 500)
-        except urllib.error.HTTPError as error:
-            return error.code < 500
+            connection.request("GET", "/")
+            return connection.getresponse().status < 500
         except OSError:
             return False
+        finally:
+            connection.close()
 
     def start_and_wait(self) -> None:
         self.start()
@@ -301,6 +307,8 @@ class Stack:
     worker_processes: list[Worker] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
+        if self.redis_url is None and self.workers:
+            raise ValueError("without Redis the worker runs inside daphne: workers=0")
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.env = site_environment(
             self.database_url,
@@ -415,9 +423,9 @@ def site_environment(
     if redis_url:
         env["REDIS_URL"] = redis_url
     else:
-        # One process holds the in-memory layer: it relays the worker's
-        # events to its clients, as scripts/run.sh arranges.
-        env["RELAY_WORKER_EVENTS"] = "1"
+        # One process holds the in-memory layer, and the worker runs in it,
+        # as scripts/run.sh arranges.
+        env["WORKER_IN_SERVER"] = "1"
     env.update(extra)
     return env
 

@@ -77,7 +77,7 @@ async def test_connecting_sends_the_whole_table_with_its_seq(started, players):
         assert connected
         frame = await socket.receive_from(timeout=5)
         assert 'id="table"' in frame
-        assert 'hx-swap-oob="outerHTML"' in frame
+        assert 'hx-swap-oob="morph"' in frame
         assert seq_of(frame) == started.seq
         hand = rules.view_for(started.state, 1)["hand"]
         assert set(hand) <= cards_in(frame)

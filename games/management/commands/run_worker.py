@@ -2,7 +2,11 @@
 
 Run one beside the web server processes (``make run`` starts one). Any
 number may run against the same database: each due turn is recorded once
-(``games.worker.due_turns``). SIGTERM or SIGINT stops the loop after the current pass.
+(``games.worker.due_turns``). Between passes it sleeps until the next
+deadline, or until a sooner one is announced through Redis
+(``games.worker.alarm``), and at most RELAY_POLL seconds, for the outbox of
+a process that died (``games.match.broadcast``). SIGTERM or SIGINT stops the
+loop after the current pass.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import logging
 import signal
 import threading
 import time
+from datetime import datetime
 from types import FrameType
 from typing import Any
 
@@ -19,7 +24,8 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
 
 from games.match import broadcast
-from games.worker import due_turns, heartbeat
+from games.worker import alarm, due_turns, heartbeat
+from games.worker.chores import Chores
 
 logger = logging.getLogger("games.worker")
 
@@ -60,18 +66,40 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
-        logger.info("worker: started, looking for due turns every %ss when idle", interval)
+        logger.info(
+            "worker: started; sleeping until the next deadline or a wake-up, %ss at most",
+            min(interval, RELAY_POLL),
+        )
+        if settings.REDIS_URL:
+            threading.Thread(
+                target=alarm.listen_to_redis,
+                args=(alarm.ALARM, stop),
+                name="worker-wake-ups",
+                daemon=True,
+            ).start()
+        # Expired waiting tables and sessions (games.worker.chores).
+        self.chores = Chores()
         while not stop.is_set():
             played = self._pass()
-            # Busy tables are served again at once; an idle worker waits, but
-            # never so long that an announcement a dead process left unsent
-            # waits more than a moment.
+            # Busy tables are served again at once; an idle worker sleeps
+            # until the next deadline or a sooner announced one, but never so
+            # long that an announcement a dead process left unsent waits
+            # more than a moment.
             if not played:
-                stop.wait(min(interval, RELAY_POLL))
+                alarm.ALARM.sleep(self._next_deadline(), min(interval, RELAY_POLL), stop)
         connection.close()
         logger.info("worker: stopped")
 
     next_beat = 0.0
+
+    def _next_deadline(self) -> datetime | None:
+        """The next deadline, or None (sleep the longest) when the database fails."""
+        try:
+            return due_turns.next_deadline()
+        except DatabaseError:
+            logger.exception("worker: database error; retrying")
+            connection.close()
+            return None
 
     def _pass(self) -> int:
         """One pass: the heartbeat (giving back an outage's time first), the outbox
@@ -83,7 +111,9 @@ class Command(BaseCommand):
                 heartbeat.beat()
                 self.next_beat = time.monotonic() + heartbeat.BEAT_EVERY
             broadcast.relay_pending()
-            return due_turns.advance_due()
+            played = due_turns.advance_due()
+            self.chores.run_due()
+            return played
         except DatabaseError:
             logger.exception("worker: database error; retrying")
             # A broken connection is dropped so that the next pass reconnects.

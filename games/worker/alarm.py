@@ -1,0 +1,121 @@
+"""When the worker wakes: at the next deadline, or sooner when a sooner one is set.
+
+The worker does not scan the database at a fixed rate. After a pass that
+played nothing it asks for the earliest deadline of a running match
+(``due_turns.next_deadline``) and sleeps until then. Whatever sets a sooner
+deadline wakes it: every announcement carries the match's deadline after
+the change (``games.match.broadcast``), and ``ALARM.ring`` is called with
+it in the process that made the change. A worker inside the server process
+(``WORKER_IN_SERVER``, the embedded default) hears those rings directly; a
+separate worker (``manage.py run_worker``) hears them through a Redis
+channel that every process with ``REDIS_URL`` publishes to.
+
+``WORKER_INTERVAL`` caps one sleep: a safety net for a deadline set by a
+process that cannot wake the worker (a management command; a second process
+without Redis).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.match.broadcast import Notice, listen
+
+logger = logging.getLogger("games.worker")
+
+# The Redis channel that carries new deadlines to a separate worker process.
+WAKE_CHANNEL = "baloot:worker:wake"
+# A sleeper looks at its stop flag at least this often (seconds).
+STOP_CHECK = 0.5
+
+
+class Alarm:
+    """A sleep until a deadline that any thread may bring forward."""
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self._soonest: datetime | None = None
+
+    def ring(self, deadline: datetime) -> None:
+        """Bring the sleeper's wake-up forward to ``deadline`` if that is sooner.
+
+        A ring while nobody sleeps is kept for the next sleep.
+        """
+        with self._condition:
+            if self._soonest is None or deadline < self._soonest:
+                self._soonest = deadline
+                self._condition.notify_all()
+
+    def sleep(
+        self, until: datetime | None, longest: float, stop: threading.Event | None = None
+    ) -> None:
+        """Sleep until ``until`` (None: no deadline known) or a sooner ring, ``longest``
+        seconds at most, or until ``stop`` is set."""
+        give_up = time.monotonic() + longest
+        with self._condition:
+            if until is not None:
+                self.ring(until)
+            while stop is None or not stop.is_set():
+                left = give_up - time.monotonic()
+                if self._soonest is not None:
+                    left = min(left, (self._soonest - timezone.now()).total_seconds())
+                if left <= 0:
+                    break
+                self._condition.wait(timeout=min(left, STOP_CHECK))
+            self._soonest = None
+
+
+ALARM = Alarm()
+
+_redis: Any = None
+
+
+def _on_announcement(announcement: Notice) -> None:
+    """Wake the worker for a new deadline: in this process, and through Redis if set."""
+    deadline = announcement.deadline
+    if deadline is None:
+        return
+    ALARM.ring(deadline)
+    if settings.REDIS_URL and not settings.WORKER_IN_SERVER:
+        _publish(deadline)
+
+
+def _publish(deadline: datetime) -> None:
+    """Tell a separate worker about ``deadline``; a failure only delays it (WORKER_INTERVAL)."""
+    global _redis
+    try:
+        if _redis is None:
+            import redis
+
+            _redis = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
+        _redis.publish(WAKE_CHANNEL, deadline.isoformat())
+    except Exception:
+        logger.warning("could not wake the worker through Redis", exc_info=True)
+
+
+def listen_to_redis(alarm: Alarm, stop: threading.Event) -> None:
+    """Ring ``alarm`` with every deadline published on Redis until ``stop`` (a thread's loop)."""
+    import redis
+
+    while not stop.is_set():
+        try:
+            client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=30)
+            subscription = client.pubsub(ignore_subscribe_messages=True)
+            subscription.subscribe(WAKE_CHANNEL)
+            while not stop.is_set():
+                message = subscription.get_message(timeout=STOP_CHECK)
+                if message is not None:
+                    alarm.ring(datetime.fromisoformat(message["data"].decode()))
+        except (redis.RedisError, OSError, ValueError):
+            logger.warning("worker: no wake-ups from Redis; retrying in a second", exc_info=True)
+            stop.wait(1.0)
+
+
+listen(_on_announcement)

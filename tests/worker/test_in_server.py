@@ -1,0 +1,104 @@
+"""The worker inside the server process, and the alarm that wakes a sleeping worker."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from baloot_site.asgi import application
+from games import rules
+from games.match import services
+from games.worker import due_turns
+from games.worker.alarm import ALARM, Alarm
+from tests.table.live import seq_of, socket_for
+
+
+@pytest.fixture(autouse=True)
+def _in_memory_layer(settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_bots_moves_reach_the_sockets_of_their_server(start_table, players, settings):
+    """With WORKER_IN_SERVER, a bot table moves on and its moves are pushed, no relay needed."""
+    settings.WORKER_IN_SERVER = True
+    settings.BOT_DELAY_SECONDS = 0
+    settings.ROUND_PAUSE_SECONDS = 0
+    outcome = await database_sync_to_async(start_table)(bots=(2, 3, 4))
+    # Seat 1 steps away: the bot plays for it too, so the whole table moves.
+    await database_sync_to_async(services.leave_seat)(players[1], outcome.match)
+    socket = await socket_for(outcome.match.pk, players[1])
+    try:
+        # Connecting is the server's first use: the worker starts with it.
+        assert (await socket.connect())[0]
+        shown = seq_of(await socket.receive_from(timeout=30))
+        # Nobody but the worker in this process moves the table on.
+        while shown < outcome.seq + 8:
+            shown = max(shown, seq_of(await socket.receive_from(timeout=30)))
+    finally:
+        await socket.disconnect()
+        if application.task is not None:
+            application.task.cancel()
+            application.task = None
+
+
+@pytest.mark.django_db
+def test_the_next_deadline_is_the_earliest_of_the_running_matches(start_table):
+    assert due_turns.next_deadline() is None
+    first = start_table(bots=(2, 3, 4)).match
+    second = start_table(bots=(2, 3, 4)).match
+    soon = timezone.now() + timedelta(seconds=3)
+    type(first).objects.filter(pk=first.pk).update(deadline=soon)
+    type(second).objects.filter(pk=second.pk).update(deadline=soon + timedelta(hours=1))
+    assert due_turns.next_deadline() == soon
+    # A running match with no deadline at all is due now.
+    type(second).objects.filter(pk=second.pk).update(deadline=None)
+    assert due_turns.next_deadline() <= timezone.now()
+
+
+def test_a_ring_wakes_a_sleeper_that_would_sleep_for_an_hour():
+    alarm = Alarm()
+    woke = threading.Event()
+
+    def sleeper() -> None:
+        alarm.sleep(timezone.now() + timedelta(hours=1), longest=3600)
+        woke.set()
+
+    thread = threading.Thread(target=sleeper, daemon=True)
+    thread.start()
+    assert not woke.wait(0.2)
+    alarm.ring(timezone.now())
+    assert woke.wait(30), "the ring did not wake the sleeper"
+
+
+def test_a_stop_ends_a_sleep_and_a_ring_while_busy_is_kept():
+    alarm = Alarm()
+    stop = threading.Event()
+    stop.set()
+    alarm.sleep(None, longest=3600, stop=stop)
+    # Rung while nobody sleeps: the next sleep ends at once.
+    alarm.ring(timezone.now() - timedelta(seconds=1))
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (alarm.sleep(None, 3600), done.set()), daemon=True)
+    thread.start()
+    assert done.wait(30)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_action_rings_the_alarm_with_its_new_deadline(start_table, players):
+    running = start_table()
+    seen = []
+    original = ALARM.ring
+    ALARM.ring = seen.append
+    try:
+        action = dict(rules.legal_actions(running.state)[0])
+        action.pop("seat")
+        outcome = services.submit(players[running.state.turn], running.match, action, running.seq)
+    finally:
+        ALARM.ring = original
+    assert seen == [outcome.match.deadline]
