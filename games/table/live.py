@@ -203,8 +203,15 @@ class Hub:
     # --- Sockets -----------------------------------------------------------
 
     def join(self, match_id: int, user_id: int) -> bool:
-        """Count a socket of ``user_id`` at ``match_id``; False when they have too many."""
+        """Count a socket of ``user_id`` at ``match_id``; False when they have too many.
+
+        Also False when this process already holds TABLE_SOCKETS_PER_SERVER
+        table sockets in all, whoever holds them.
+        """
         with self._lock:
+            total = sum(sum(w.sockets.values()) for w in self._watched.values())
+            if total >= settings.TABLE_SOCKETS_PER_SERVER:
+                return False
             watched = self._watched.setdefault(match_id, _Watched())
             if watched.sockets[user_id] >= settings.TABLE_SOCKETS_PER_USER:
                 if not watched.sockets:
