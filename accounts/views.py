@@ -12,11 +12,14 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
 from django.urls import reverse, reverse_lazy
+from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView, TemplateView
+from django_ratelimit.decorators import ratelimit
 
 from accounts.forms import SignUpForm
+from accounts.limits import rate
 from games.history.my_matches import history_lines, my_seats
 from games.match.models import Match
 
@@ -26,6 +29,11 @@ NEXT = "next"
 RECENT_MATCHES = 10
 
 
+# Sign-ups and log-in attempts are counted per address (the client's, as the
+# trusted proxy reports it): settings.RATE_LIMITS, a 429 page past them.
+@method_decorator(
+    ratelimit(group="signup", key="ip", rate=rate("SIGNUP"), method="POST"), name="post"
+)
 class SignUpView(FormView):
     """Create an account and log straight in, then go where the visitor was heading.
 
@@ -62,7 +70,7 @@ class SignUpView(FormView):
 
     def form_valid(self, form: SignUpForm) -> HttpResponse:
         user = form.save()
-        login(self.request, user)
+        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             self.request,
             _("Welcome, %(name)s! Your account is ready.") % {"name": user.get_username()},
@@ -70,6 +78,9 @@ class SignUpView(FormView):
         return super().form_valid(form)
 
 
+@method_decorator(
+    ratelimit(group="login", key="ip", rate=rate("LOGIN"), method="POST"), name="post"
+)
 class LoginView(auth_views.LoginView):
     """Log in; someone already logged in goes to their profile."""
 
