@@ -126,6 +126,8 @@ TABLE_SOCKETS_PER_USER = environment.count(os.environ, "TABLE_SOCKETS_PER_USER",
 # A quick-match player waiting this long is offered to fill the table with
 # bots and start at once, unrated (games/social/queue.py).
 QUICK_MATCH_BOT_WAIT = environment.seconds(os.environ, "QUICK_MATCH_BOT_WAIT", 45.0)
+# The most deals an imported document may hold (a real match has a few dozen).
+IMPORT_MAX_DEALS = environment.count(os.environ, "IMPORT_MAX_DEALS", 200)
 # The worker deletes a table nobody started this long after it was opened.
 WAITING_TABLE_EXPIRY_SECONDS = environment.seconds(
     os.environ, "WAITING_TABLE_EXPIRY_SECONDS", 2 * 60 * 60.0

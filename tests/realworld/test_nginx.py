@@ -14,6 +14,7 @@ import socket
 import ssl
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -143,13 +144,17 @@ def test_an_oversized_upload_is_refused_by_nginx(proxy: Nginx, stack: Stack):
 
 
 def test_log_in_attempts_are_limited_by_the_proxy(proxy: Nginx):
-    session = browser(proxy)
-    session.get("/accounts/login/")
-    responses = [
-        session.post("/accounts/login/", {"username": "nobody", "password": "wrong"})
-        for _ in range(12)
-    ]
-    assert responses[0].status == 200
+    sessions = [browser(proxy) for _ in range(12)]
+    for session in sessions:
+        session.get("/accounts/login/")
+
+    def attempt(session: HttpSession):
+        return session.post("/accounts/login/", {"username": "nobody", "password": "wrong"})
+
+    # Together, as a password-guessing script sends them: more than the burst.
+    with ThreadPoolExecutor(len(sessions)) as pool:
+        responses = list(pool.map(attempt, sessions))
+    assert any(r.status == 200 for r in responses)
     # Refused by nginx itself, before the site's own limits.
     assert any(r.status == 429 and "nginx" in r.text for r in responses)
 
