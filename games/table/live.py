@@ -48,6 +48,8 @@ from games.table.render import TEMPLATE, MatchReading, read_match, reading_of, t
 PART_BREAK = "<!--part-->"
 # Where a form's CSRF field goes; filled in only for an HTTP answer.
 CSRF_MARK = "<!--csrf-->"
+# Runs of whitespace, which HTML shows as one space (the parts hold no <pre>).
+INDENTATION = re.compile(r"[ \t\r\n]{2,}")
 PART_ID = re.compile(r'\s*<[a-z]+\b[^>]*?\sid="([^"]+)"')
 # A picture drawn longer ago than this is drawn again before being sent
 # whole, so that the countdown it carries is current.
@@ -150,7 +152,8 @@ def draw(reading: MatchReading, user: Any, *, invite: str = "", language: str) -
         drawn = render_to_string(f"{TEMPLATE}#parts", context)
     parts: dict[str, str] = {}
     for chunk in drawn.split(PART_BREAK):
-        chunk = chunk.strip()
+        # The templates' indentation costs bytes in every push, not pixels.
+        chunk = INDENTATION.sub(" ", chunk).strip()
         if chunk:
             found = PART_ID.match(chunk)
             if found is None:

@@ -99,6 +99,8 @@ class Command(BaseCommand):
         except DatabaseError:
             logger.exception("worker: database error; retrying")
             connection.close()
+            # As in _pass: look for an outage before any timer is played.
+            self.next_beat = 0.0
             return None
 
     def _pass(self) -> int:
