@@ -22,6 +22,7 @@ from accounts.forms import SignUpForm
 from accounts.limits import rate
 from games.history.my_matches import history_lines, my_seats
 from games.match.models import Match
+from games.table.session_end import end_table_sockets
 
 # The query parameter and form field that carry the page to go to after signing up.
 NEXT = "next"
@@ -92,7 +93,11 @@ class LogoutView(auth_views.LogoutView):
     """Log out (POST only) and say so on the next page."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        user_id = request.user.pk
         response = super().post(request, *args, **kwargs)
+        if user_id is not None:
+            # Open table pages stop receiving the player's hand.
+            end_table_sockets(user_id)
         messages.info(request, _("You have logged out. See you at the table!"))
         return response
 
@@ -105,6 +110,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
+        # Every open table page closes; this browser's reconnects at once,
+        # the other sessions, now ended, cannot.
+        end_table_sockets(form.user.pk)
         messages.success(self.request, _("Your password has been changed."))
         return response
 

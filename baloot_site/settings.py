@@ -123,6 +123,9 @@ ROUND_PAUSE_SECONDS = environment.seconds(os.environ, "ROUND_PAUSE_SECONDS", 5.0
 WORKER_IN_SERVER = environment.flag(os.environ, "WORKER_IN_SERVER", default=False)
 # How many table sockets one user may hold at one match in one server process.
 TABLE_SOCKETS_PER_USER = environment.count(os.environ, "TABLE_SOCKETS_PER_USER", 4)
+# And this many table sockets per server process in all: one more is closed
+# at once (4429), so that a crowd of sockets cannot starve the process.
+TABLE_SOCKETS_PER_SERVER = environment.count(os.environ, "TABLE_SOCKETS_PER_SERVER", 2000)
 # A quick-match player waiting this long is offered to fill the table with
 # bots and start at once, unrated (games/social/queue.py).
 QUICK_MATCH_BOT_WAIT = environment.seconds(os.environ, "QUICK_MATCH_BOT_WAIT", 45.0)
