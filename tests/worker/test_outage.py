@@ -12,6 +12,7 @@ from games.match import broadcast, services
 from games.match.broadcast import Announcement
 from games.match.models import Event, Match
 from games.worker import heartbeat
+from games.worker.chores import Chores
 from games.worker.due_turns import advance_due
 from tests.support.clock import deadline_of, reload
 
@@ -141,6 +142,8 @@ def test_after_the_database_was_out_of_reach_the_worker_gives_the_time_back_firs
 ):
     outcome = started()
     worker = Command()
+    # What handle() sets up before its first pass.
+    worker.chores = Chores()
     worker._pass()
     # What the turn had left at the worker's last beat is what it gets back.
     left = deadline_of(outcome.match) - clock.now
