@@ -20,9 +20,9 @@ def test_declared_project_cards_are_hidden_from_staff_until_trick_one_ends(admin
     declared = None
     for _ in range(400):
         event = Event.objects.filter(match=driver.outcome.match).order_by("-seq").first()
-        if event is not None and event.payload.get("declare"):
-            if any(p.get("cards") for p in event.payload["declare"]):
-                declared = event
+        projects = event.payload.get("declare") if event is not None else None
+        if projects and any(p.get("cards") for p in projects):
+            declared = event
         state = driver.outcome.state
         if declared is not None and state.phase is rules.Phase.PLAYING:
             plays = len([a for a in state.deal_actions if "play" in a])
