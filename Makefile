@@ -45,6 +45,8 @@ test: $(VENV)/.requirements-dev $(COMPILED_CATALOGS)
 	scripts/services.sh
 	# Debian's Chromium for the browser tests, when missing and installable.
 	scripts/chromium.sh
+	# Debian's nginx for the proxy test (tests/realworld/test_nginx.py).
+	scripts/nginx.sh
 	scripts/test.sh
 
 lint: $(VENV)/.requirements-dev

@@ -12,16 +12,20 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
 from django.urls import reverse, reverse_lazy
+from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views import View
 from django.views.generic import FormView, TemplateView
+from django_ratelimit.decorators import ratelimit
 
 from accounts.forms import SignUpForm
 from accounts.language import FOUR_COLOUR_KEY
+from accounts.limits import rate
 from accounts.models import Profile
 from games.history.my_matches import history_lines, my_seats
 from games.match.models import Match
+from games.table.session_end import end_table_sockets
 
 # The query parameter and form field that carry the page to go to after signing up.
 NEXT = "next"
@@ -29,6 +33,11 @@ NEXT = "next"
 RECENT_MATCHES = 10
 
 
+# Sign-ups and log-in attempts are counted per address (the client's, as the
+# trusted proxy reports it): settings.RATE_LIMITS, a 429 page past them.
+@method_decorator(
+    ratelimit(group="signup", key="ip", rate=rate("SIGNUP"), method="POST"), name="post"
+)
 class SignUpView(FormView):
     """Create an account and log straight in, then go where the visitor was heading.
 
@@ -66,7 +75,7 @@ class SignUpView(FormView):
 
     def form_valid(self, form: SignUpForm) -> HttpResponse:
         user = form.save()
-        login(self.request, user)
+        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             self.request,
             _("Welcome, %(name)s! Your account is ready.") % {"name": user.get_username()},
@@ -74,6 +83,9 @@ class SignUpView(FormView):
         return super().form_valid(form)
 
 
+@method_decorator(
+    ratelimit(group="login", key="ip", rate=rate("LOGIN"), method="POST"), name="post"
+)
 class LoginView(auth_views.LoginView):
     """Log in; someone already logged in goes to their profile."""
 
@@ -85,7 +97,11 @@ class LogoutView(auth_views.LogoutView):
     """Log out (POST only) and say so on the next page."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        user_id = request.user.pk
         response = super().post(request, *args, **kwargs)
+        if user_id is not None:
+            # Open table pages stop receiving the player's hand.
+            end_table_sockets(user_id)
         messages.info(request, _("You have logged out. See you at the table!"))
         return response
 
@@ -98,6 +114,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
+        # Every open table page closes; this browser's reconnects at once,
+        # the other sessions, now ended, cannot.
+        end_table_sockets(form.user.pk)
         messages.success(self.request, _("Your password has been changed."))
         return response
 

@@ -8,6 +8,13 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baloot_site.settings")
 
+from django.conf import settings
+
+from baloot_site.environment import require_strong_keys
+
+# A production server never starts on a short secret key.
+require_strong_keys(settings.SECRET_KEY, settings.SECRET_KEY_FALLBACKS, settings.DEBUG)
+
 # Django must be set up before anything that imports models (consumers,
 # routing, the auth middleware), so build its application first.
 django_asgi_app = get_asgi_application()
@@ -16,17 +23,22 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from baloot_site.guards import BodyLimit, TrustedProxy  # noqa: E402
 from games.table.routing import websocket_urlpatterns  # noqa: E402
 from games.worker.in_server import WorkerInServer  # noqa: E402
 
 # The worker runs in this process only with WORKER_IN_SERVER (games/worker/in_server.py).
-application = WorkerInServer(
-    ProtocolTypeRouter(
-        {
-            "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-            ),
-        }
+# Proxy headers are believed from the trusted proxy only, and an oversized
+# body is refused before Django reads it (baloot_site/guards.py).
+application = TrustedProxy(
+    WorkerInServer(
+        ProtocolTypeRouter(
+            {
+                "http": BodyLimit(django_asgi_app),
+                "websocket": AllowedHostsOriginValidator(
+                    AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                ),
+            }
+        )
     )
 )

@@ -7,6 +7,7 @@ tested without touching ``os.environ``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,11 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
+
+# Django's own check (security.W009) asks for at least 50 characters.
+MIN_SECRET_KEY_LENGTH = 50
+# A django-ratelimit rate: a count, a slash and a period (s, m, h or d).
+RATE = re.compile(r"^[1-9][0-9]*/[0-9]*[smhd]$")
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"", "0", "false", "no", "off"})
@@ -90,6 +96,64 @@ def secret_key(env: Mapping[str, str], debug: bool, key_file: Path) -> str:
 
 # Connections one server or worker process keeps open to PostgreSQL at most.
 POSTGRES_POOL_SIZE = 20
+
+
+def secret_key_fallbacks(env: Mapping[str, str]) -> list[str]:
+    """Previous secret keys from DJANGO_SECRET_KEY_FALLBACKS (comma-separated), newest first."""
+    return word_list(env, "DJANGO_SECRET_KEY_FALLBACKS", [])
+
+
+def require_strong_keys(key: str, fallbacks: list[str], debug: bool) -> None:
+    """Refuse to serve with DEBUG off on a key (or previous key) shorter than 50 characters.
+
+    Called when the server starts (``baloot_site.asgi``), not when settings
+    load, so that commands such as ``makemessages`` still run on a short
+    throwaway key. Raises ImproperlyConfigured.
+    """
+    if debug:
+        return
+    named = [("DJANGO_SECRET_KEY", key)] + [
+        (f"key {number} of DJANGO_SECRET_KEY_FALLBACKS", old)
+        for number, old in enumerate(fallbacks, start=1)
+    ]
+    for name, value in named:
+        if len(value) < MIN_SECRET_KEY_LENGTH:
+            raise ImproperlyConfigured(
+                f"{name} is {len(value)} characters long; a site running with DJANGO_DEBUG "
+                f"off needs at least {MIN_SECRET_KEY_LENGTH} random characters "
+                "(`python -c 'import secrets; print(secrets.token_urlsafe(50))'`)."
+            )
+
+
+def rates(env: Mapping[str, str], defaults: Mapping[str, str]) -> dict[str, str]:
+    """Rate limits by name, each overridable as RATE_LIMITS_<NAME> ("20/h").
+
+    Raises ImproperlyConfigured on a rate django-ratelimit would not understand.
+    """
+    chosen = {}
+    for name, default in defaults.items():
+        variable = f"RATE_LIMITS_{name}"
+        rate = env.get(variable, default).strip()
+        if not RATE.match(rate):
+            raise ImproperlyConfigured(
+                f"{variable}={rate!r} is not a rate: write a count and a period, like 20/h."
+            )
+        chosen[name] = rate
+    return chosen
+
+
+def caches(env: Mapping[str, str]) -> dict[str, Any]:
+    """Django's Redis cache when REDIS_URL is set, otherwise the memory of one process."""
+    url = env.get("REDIS_URL", "").strip()
+    if not url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "baloot",
+        }
+    }
 
 
 def database(env: Mapping[str, str], default_sqlite: Path) -> dict[str, Any]:

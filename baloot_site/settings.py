@@ -7,8 +7,10 @@ production differ only by environment variables (README, "Configuration").
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from baloot_site import environment
@@ -17,6 +19,9 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = environment.flag(os.environ, "DJANGO_DEBUG", default=False)
 SECRET_KEY = environment.secret_key(os.environ, DEBUG, BASE_DIR / ".django_secret_key")
+# Key rotation: the previous keys, still accepted for sessions and signatures
+# made with them until they expire (README, "Rotating the secret key").
+SECRET_KEY_FALLBACKS = environment.secret_key_fallbacks(os.environ)
 ALLOWED_HOSTS = environment.word_list(
     os.environ, "DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"]
 )
@@ -33,15 +38,20 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
+    "axes",
     "django_htmx",
     "template_partials",
     "accounts",
     "games",
+    "health",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "baloot_site.headers.PermissionsPolicyMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language from the cookie or Accept-Language; after the session, before
     # CommonMiddleware, as Django requires.
@@ -54,6 +64,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A refused rate limit becomes a translated 429 page (accounts.limits).
+    "django_ratelimit.middleware.RatelimitMiddleware",
+    # Last, as django-axes asks: it turns a locked-out log-in into a 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "baloot_site.urls"
@@ -109,16 +123,49 @@ ROUND_PAUSE_SECONDS = environment.seconds(os.environ, "ROUND_PAUSE_SECONDS", 5.0
 WORKER_IN_SERVER = environment.flag(os.environ, "WORKER_IN_SERVER", default=False)
 # How many table sockets one user may hold at one match in one server process.
 TABLE_SOCKETS_PER_USER = environment.count(os.environ, "TABLE_SOCKETS_PER_USER", 4)
+# And this many table sockets per server process in all: one more is closed
+# at once (4429), so that a crowd of sockets cannot starve the process.
+TABLE_SOCKETS_PER_SERVER = environment.count(os.environ, "TABLE_SOCKETS_PER_SERVER", 2000)
 # A quick-match player waiting this long is offered to fill the table with
 # bots and start at once, unrated (games/social/queue.py).
 QUICK_MATCH_BOT_WAIT = environment.seconds(os.environ, "QUICK_MATCH_BOT_WAIT", 45.0)
+# The most deals an imported document may hold (a real match has a few dozen).
+IMPORT_MAX_DEALS = environment.count(os.environ, "IMPORT_MAX_DEALS", 200)
+# The worker deletes a table nobody started this long after it was opened.
+WAITING_TABLE_EXPIRY_SECONDS = environment.seconds(
+    os.environ, "WAITING_TABLE_EXPIRY_SECONDS", 2 * 60 * 60.0
+)
+# /health/ reports the worker dead when no worker has finished a pass for this long.
+HEALTH_WORKER_STALE_SECONDS = environment.seconds(os.environ, "HEALTH_WORKER_STALE_SECONDS", 60.0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 10},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # The site's own words with a number, like "baloot123".
+    {"NAME": "accounts.passwords.SiteWordsValidator"},
 ]
+# django-axes checks every log-in (the site's and the admin's) before Django's
+# own backend: after AXES_FAILURE_LIMIT wrong passwords for one username from
+# one address, that pair is locked out for AXES_COOLOFF_TIME. Locking the
+# pair, not the username alone, keeps a stranger from locking a player out.
+# The address is the client's as the trusted proxy reports it
+# (baloot_site.guards.TrustedProxy), never a header a client sets itself.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = environment.count(os.environ, "AXES_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(
+    seconds=environment.seconds(os.environ, "AXES_COOLOFF_SECONDS", 15 * 60)
+)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.limits.locked_out"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile"
 LOGOUT_REDIRECT_URL = "home"
@@ -141,6 +188,45 @@ USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
 
+# Per-user (and, before log-in, per-address) limits, as django-ratelimit
+# rates: "count/period" with s, m, h or d. A refused request gets a
+# translated 429 page. RATE_LIMITS_<NAME> in the environment overrides one.
+RATE_LIMITS = environment.rates(
+    os.environ,
+    {
+        "LOGIN": "30/m",  # log-in attempts per address
+        "SIGNUP": "10/h",  # accounts created per address
+        "TABLES": "20/h",  # tables created per player
+        "BOT_MATCHES": "20/h",  # matches against bots started per player
+        "IMPORTS": "20/d",  # notation documents imported per player
+        "AWAY": "60/h",  # "I'm back" / step-away toggles per player
+    },
+)
+RATELIMIT_VIEW = "accounts.limits.too_many_requests"
+# The rate counters live in the cache: Redis when several server processes
+# share the load, else the memory of the one process that serves requests.
+CACHES = environment.caches(os.environ)
+if "REDIS_URL" not in os.environ:
+    # The embedded default runs one daphne process, so the memory cache is
+    # the shared one there; django-ratelimit cannot know that.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003"]
+else:
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+
+# Request bodies: the ASGI guard (baloot_site.guards.BodyLimit) refuses a
+# larger body before reading it; Django's own limits match it, so an upload
+# is always read into memory, never a temporary file.
+REQUEST_BODY_LIMIT = environment.count(os.environ, "DJANGO_MAX_REQUEST_BYTES", 2 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_LIMIT
+FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_LIMIT
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
+# Addresses of the reverse proxies whose X-Forwarded-Proto and X-Real-IP
+# headers are believed (baloot_site.guards.TrustedProxy); everyone else's
+# are dropped.
+TRUSTED_PROXIES = frozenset(
+    environment.word_list(os.environ, "DJANGO_TRUSTED_PROXIES", ["127.0.0.1", "::1"])
+)
+
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -158,6 +244,39 @@ CSRF_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 
+# Content-Security-Policy (django-csp): scripts, styles, images and sockets
+# from the site itself only; no inline script (a nonce is available to a
+# template that needs one, as {{ request.csp_nonce }}), no plugins, no
+# framing, forms post to the site only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    },
+}
+# Powerful browser features the site never uses, switched off for it and
+# anything it might embed (baloot_site.headers).
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    "accelerometer": [],
+    "camera": [],
+    "display-capture": [],
+    "geolocation": [],
+    "gyroscope": [],
+    "magnetometer": [],
+    "microphone": [],
+    "midi": [],
+    "payment": [],
+    "usb": [],
+}
+
 # Behind a TLS-terminating proxy, DJANGO_HTTPS=1 makes cookies secure-only,
 # trusts the proxy's X-Forwarded-Proto and asks browsers to stay on HTTPS.
 if environment.flag(os.environ, "DJANGO_HTTPS", default=False):
@@ -166,6 +285,8 @@ if environment.flag(os.environ, "DJANGO_HTTPS", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 30
+    # The proxy and monitors ask for the health page over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 
 LOGGING = {
     "version": 1,

@@ -7,6 +7,7 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 
 from accounts.language import set_language
+from health.views import health
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
@@ -18,4 +19,6 @@ urlpatterns = [
     # The language switcher posts here (Django's set_language, remembered for players).
     path("i18n/setlang/", set_language, name="set_language"),
     path("admin/", admin.site.urls),
+    # For the proxy and monitors: database, channel layer, worker.
+    path("health/", health, name="health"),
 ]

@@ -60,7 +60,31 @@ class EventInline(ReadOnlyInline):
         if event.kind == Event.Kind.DEAL and _deal_in_progress(event):
             deal = payload["deal"]
             payload = {"deal": {"dealer": deal["dealer"], "commitment": deal["commitment"]}}
+        elif isinstance(payload.get("declare"), list) and _before_first_trick_ends(event):
+            # Declared projects are named at once, but their cards are shown
+            # to the table only once the first trick is over: staff too.
+            payload = {
+                **payload,
+                "declare": [
+                    {k: v for k, v in project.items() if k != "cards"}
+                    if isinstance(project, dict)
+                    else project
+                    for project in payload["declare"]
+                ],
+            }
         return json.dumps(payload, ensure_ascii=False)
+
+
+def _before_first_trick_ends(event: Event) -> bool:
+    """True while the deal of ``event`` is being played and its first trick is not complete."""
+    if event.match.status != Match.Status.PLAYING:
+        return False
+    events = Event.objects.filter(match_id=event.match_id)
+    if events.filter(kind=Event.Kind.DEAL, seq__gt=event.seq).exists():
+        return False
+    deal = events.filter(kind=Event.Kind.DEAL, seq__lt=event.seq).order_by("-seq").first()
+    this_deal = events.filter(seq__gt=deal.seq if deal else 0).only("payload")
+    return sum(1 for later in this_deal if "play" in later.payload) < 4
 
 
 def _deal_in_progress(event: Event) -> bool:

@@ -40,6 +40,20 @@ def _test_settings(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> N
 
 
 @pytest.fixture(autouse=True)
+def _fresh_rate_counters() -> Any:
+    """Empty the cache that holds the rate limits' counters, before and after each test.
+
+    The counters live in the process's memory cache in tests, so without
+    this one test's sign-ups would count against the next test's.
+    """
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _default_language() -> Iterator[None]:
     """Each test starts in the default language, whatever the last request switched to.
 

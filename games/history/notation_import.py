@@ -10,9 +10,11 @@ action.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
@@ -22,6 +24,25 @@ from games.match.models import Match
 from games.match.rule_messages import rule_message
 
 MAX_DOCUMENT_BYTES = 1024 * 1024
+
+
+class TooDeep(Exception):
+    """The document nests arrays or objects deeper than Python's JSON reader goes."""
+
+
+def count_deals(text: str) -> int | None:
+    """How many rounds the document lists, read before the engine runs; None if unreadable.
+
+    Raises TooDeep for nesting deep enough to exhaust the reader's recursion.
+    """
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise TooDeep() from None
+    except ValueError:
+        return None
+    rounds = data.get("rounds") if isinstance(data, dict) else None
+    return len(rounds) if isinstance(rounds, list) else None
 
 
 class ImportForm(forms.Form):
@@ -48,6 +69,22 @@ class ImportForm(forms.Form):
                 _("The file is not UTF-8 text, so it cannot be a baloot/1 document."),
                 code="not_text",
             ) from None
+        try:
+            deals = count_deals(text)
+        except TooDeep:
+            raise forms.ValidationError(
+                _("This document nests lists and objects far too deep to be baloot/1."),
+                code="too_deep",
+            ) from None
+        if deals is not None and deals > settings.IMPORT_MAX_DEALS:
+            raise forms.ValidationError(
+                _(
+                    "This document holds %(deals)s deals; a match may have at most "
+                    "%(limit)s deals to be imported."
+                ),
+                code="too_many_deals",
+                params={"deals": deals, "limit": settings.IMPORT_MAX_DEALS},
+            )
         try:
             return rules.read_document(text)
         except rules.MalformedDocument as error:

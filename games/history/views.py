@@ -18,7 +18,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
+from django_ratelimit.decorators import ratelimit
 
+from accounts.limits import rate
 from games import rules
 from games.history.match_page import access_params, match_history, page_url, seat_names
 from games.history.my_matches import PAGE_SIZE, HistoryFilter, history_lines, my_seats
@@ -121,6 +123,7 @@ def export_notation(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@ratelimit(group="imports", key="user", rate=rate("IMPORTS"), method="POST")
 def import_notation(request: HttpRequest) -> HttpResponse:
     """Upload a ``baloot/1`` document; a valid one becomes an imported match."""
     form = ImportForm(request.POST or None, request.FILES or None)

@@ -5,8 +5,10 @@
   and whoever brings its invite token.
 - **Join** (take a free seat): anyone at a public table; at a private one
   its creator and whoever brings the invite token.
-- **Run** (add or remove bots, start): the table's members, i.e. its creator
-  and its seated players.
+- **Run** (add or remove bots, start): the table's creator while they sit
+  at it; once the creator has left it, its seated players. Anyone else
+  seated could otherwise fill a stranger's table with bots and start it.
+- **Host** (remove a player from a seat before the start): the creator.
 - **Act**: only for the seat one holds (``own_seat``).
 
 Nothing here raises: the services turn a "no" into their typed refusals and
@@ -37,6 +39,24 @@ def is_member(match: Match, seats: Iterable[Seat], user: Any) -> bool:
     """True when ``user`` created the table or sits at it."""
     pk = getattr(user, "pk", None)
     return (pk is not None and match.creator_id == pk) or seat_of(seats, user) is not None
+
+
+def may_run(match: Match, seats: Iterable[Seat], user: Any) -> bool:
+    """True when ``user`` may add or remove bots and start: the seated creator, else the seated."""
+    seats = list(seats)
+    pk = getattr(user, "pk", None)
+    if pk is None:
+        return False
+    if match.creator_id == pk:
+        return True
+    creator_seated = any(seat.user_id == match.creator_id for seat in seats)
+    return not creator_seated and seat_of(seats, user) is not None
+
+
+def is_host(match: Match, user: Any) -> bool:
+    """True when ``user`` opened the table: only they may remove a player before the start."""
+    pk = getattr(user, "pk", None)
+    return pk is not None and match.creator_id == pk
 
 
 def invite_matches(match: Match, invite: str) -> bool:

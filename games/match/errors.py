@@ -73,6 +73,11 @@ class NotAllowed(ServiceError):
     default_message = _("Only the players at this table can do that.")
 
 
+class NotTheHost(NotAllowed):
+    code = "not_host"
+    default_message = _("Only the player who opened this table can do that.")
+
+
 class NotYourSeat(ServiceError):
     code = "not_your_seat"
     default_message = _("You can only act for your own seat.")

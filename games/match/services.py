@@ -39,8 +39,10 @@ from games.match.errors import (
     MatchOver,
     NotABot,
     NotAllowed,
+    NotTheHost,
     NotYourSeat,
     NotYourTurn,
+    SeatEmpty,
     SeatTaken,
     ServiceError,
     StaleSequence,
@@ -66,6 +68,7 @@ __all__ = [
     "play_with_bots",
     "put_off_due_turn",
     "remove_bot",
+    "remove_player",
     "start_match",
     "submit",
     "submit_as_seat",
@@ -204,6 +207,9 @@ def leave_seat(user: Any, match: MatchRef) -> Seat:
 def come_back(user: Any, match: MatchRef) -> Seat:
     """Take one's seat back from the bot that played it while away.
 
+    The clock is not touched: coming back never buys time on the current
+    turn, and the missed turns in a row still count (only acting resets
+    them), so posting "I'm back" over and over cannot freeze a match.
     Raises NotAllowed, MatchNotFound, NotYourSeat, MatchNotRunning.
     """
     _require_user(user)
@@ -211,10 +217,9 @@ def come_back(user: Any, match: MatchRef) -> Seat:
         locked = _lock(match)
         seat = _own_seat(locked, user)
         _require_running(locked)
-        seat.away = False
-        seat.missed_turns = 0
-        seat.save(update_fields=["away", "missed_turns"])
-        _restart_clock_of(locked, seat.number)
+        if seat.away:
+            seat.away = False
+            seat.save(update_fields=["away"])
         _announce_seats(locked)
     return seat
 
@@ -231,13 +236,38 @@ def add_bot(user: Any, match: MatchRef, number: int) -> Seat:
         locked = _lock(match)
         _require_waiting(locked)
         seats = _seats(locked)
-        _require_member(locked, seats, user)
+        _require_runner(locked, seats, user)
         seat = seats[number]
         if not seat.is_empty:
             raise SeatTaken(number=number)
         seat.is_bot = True
         seat.save(update_fields=["is_bot"])
         _announce_seats(locked)
+    return seat
+
+
+def remove_player(user: Any, match: MatchRef, number: int) -> Seat:
+    """Free seat ``number`` of a waiting table from the person in it: the host's call.
+
+    For a stranger who sat down and will not leave or start. Raises
+    NotAllowed, NotTheHost, InvalidSeat, MatchNotFound, MatchNotWaiting,
+    SeatEmpty (nobody, or a bot, or the host themself there).
+    """
+    _require_user(user)
+    _check_seat_number(number)
+    with transaction.atomic():
+        locked = _lock(match)
+        _require_waiting(locked)
+        seats = _seats(locked)
+        if not access.is_host(locked, user):
+            if access.is_member(locked, seats.values(), user):
+                raise NotTheHost()
+            raise NotAllowed()
+        seat = seats[number]
+        if seat.user_id is None or seat.user_id == user.pk:
+            raise SeatEmpty(number=number)
+        seat.user = None
+        seat.save(update_fields=["user"])
     return seat
 
 
@@ -252,7 +282,7 @@ def remove_bot(user: Any, match: MatchRef, number: int) -> Seat:
         locked = _lock(match)
         _require_waiting(locked)
         seats = _seats(locked)
-        _require_member(locked, seats, user)
+        _require_runner(locked, seats, user)
         seat = seats[number]
         if not seat.is_bot:
             raise NotABot(number=number)
@@ -275,7 +305,7 @@ def start_match(user: Any, match: MatchRef) -> Outcome:
         locked = _lock(match)
         _require_waiting(locked)
         seats = _seats(locked)
-        _require_member(locked, seats, user)
+        _require_runner(locked, seats, user)
         if any(seat.is_empty for seat in seats.values()):
             raise TableNotFull()
         locked.first_dealer = dealing.first_dealer()
@@ -734,15 +764,17 @@ def _due_action(seat: Seat, state: rules.State) -> tuple[dict[str, Any], bool]:
 
 
 def _restart_clock_of(match: Match, number: int) -> None:
-    """Give seat ``number``, if it is to act, a fresh deadline for its new occupant.
+    """Bring seat ``number``'s deadline forward, if it is to act, for the bot now playing it.
 
     A player leaving hands the turn to the bot, which acts after its short
-    delay; a player coming back gets the full time for the decision.
+    delay; a deadline is only ever moved earlier here, never later.
     """
     state = load_state(match)
     if state.turn == number:
-        match.deadline = deadline_for(match, state)
-        match.save(update_fields=["deadline"])
+        sooner = deadline_for(match, state)
+        if sooner is not None and (match.deadline is None or sooner < match.deadline):
+            match.deadline = sooner
+            match.save(update_fields=["deadline"])
 
 
 # --- Checks -------------------------------------------------------------------
@@ -784,9 +816,11 @@ def _require_user(user: Any) -> None:
         raise NotAllowed(_("Please log in first."))
 
 
-def _require_member(match: Match, seats: dict[int, Seat], user: Any) -> None:
-    """Raises NotAllowed unless ``user`` created the table or sits at it."""
-    if not access.is_member(match, seats.values(), user):
+def _require_runner(match: Match, seats: dict[int, Seat], user: Any) -> None:
+    """Raises NotAllowed unless ``user`` may run the table (``access.may_run``)."""
+    if not access.may_run(match, seats.values(), user):
+        if access.is_member(match, seats.values(), user):
+            raise NotTheHost()
         raise NotAllowed()
 
 

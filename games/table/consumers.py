@@ -32,6 +32,7 @@ from games.match.broadcast import match_group
 from games.match.models import Match
 from games.social.sockets import TableSocialMixin
 from games.table.live import HUB, Picture, view_key
+from games.table.session_end import user_group
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +73,8 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
         # joining goes unheard.
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # Closed when the user's session ends (games.table.session_end).
+        await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         picture = await database_sync_to_async(self._picture)(0, None, fresh=True, read=True)
         if picture is None:
             await self.close(code=CLOSE_FORBIDDEN)
@@ -89,10 +92,17 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
                 await renewal
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(
+                user_group(self.scope["user"].pk), self.channel_name
+            )
             await self.social_leave()
         if self.joined:
             self.joined = False
             HUB.leave(self.match_id, self.scope["user"].pk)
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """The user logged out or changed their password: this socket shows nothing more."""
+        await self.close(code=CLOSE_UNAUTHENTICATED)
 
     async def match_event(self, event: dict[str, Any]) -> None:
         """The match moved on, or its seats changed: push what changed for this viewer.
@@ -116,6 +126,9 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
             await asyncio.sleep(settings.CHANNEL_GROUP_RENEWAL)
             try:
                 await self.channel_layer.group_add(self.group, self.channel_name)
+                await self.channel_layer.group_add(
+                    user_group(self.scope["user"].pk), self.channel_name
+                )
                 await self.social_join()
             except Exception:  # each layer backend fails its own way
                 logger.warning("match %s: could not renew the group membership", self.match_id)

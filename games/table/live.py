@@ -48,6 +48,8 @@ from games.table.render import TEMPLATE, MatchReading, read_match, reading_of, t
 PART_BREAK = "<!--part-->"
 # Where a form's CSRF field goes; filled in only for an HTTP answer.
 CSRF_MARK = "<!--csrf-->"
+# Runs of whitespace, which HTML shows as one space (the parts hold no <pre>).
+INDENTATION = re.compile(r"[ \t\r\n]{2,}")
 PART_ID = re.compile(r'\s*<[a-z]+\b[^>]*?\sid="([^"]+)"')
 # A picture drawn longer ago than this is drawn again before being sent
 # whole, so that the countdown it carries is current.
@@ -150,7 +152,8 @@ def draw(reading: MatchReading, user: Any, *, invite: str = "", language: str) -
         drawn = render_to_string(f"{TEMPLATE}#parts", context)
     parts: dict[str, str] = {}
     for chunk in drawn.split(PART_BREAK):
-        chunk = chunk.strip()
+        # The templates' indentation costs bytes in every push, not pixels.
+        chunk = INDENTATION.sub(" ", chunk).strip()
         if chunk:
             found = PART_ID.match(chunk)
             if found is None:
@@ -203,8 +206,15 @@ class Hub:
     # --- Sockets -----------------------------------------------------------
 
     def join(self, match_id: int, user_id: int) -> bool:
-        """Count a socket of ``user_id`` at ``match_id``; False when they have too many."""
+        """Count a socket of ``user_id`` at ``match_id``; False when they have too many.
+
+        Also False when this process already holds TABLE_SOCKETS_PER_SERVER
+        table sockets in all, whoever holds them.
+        """
         with self._lock:
+            total = sum(sum(w.sockets.values()) for w in self._watched.values())
+            if total >= settings.TABLE_SOCKETS_PER_SERVER:
+                return False
             watched = self._watched.setdefault(match_id, _Watched())
             if watched.sockets[user_id] >= settings.TABLE_SOCKETS_PER_USER:
                 if not watched.sockets:

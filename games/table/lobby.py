@@ -9,7 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_ratelimit.decorators import ratelimit
 
+from accounts.limits import rate
 from games.match import services
 from games.match.errors import ServiceError
 from games.match.models import Match, Seat
@@ -57,6 +59,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@ratelimit(group="bot_matches", key="user", rate=rate("BOT_MATCHES"))
 def play_now(request: HttpRequest) -> HttpResponse:
     """One click: a table with three bots that starts at once."""
     try:
@@ -69,6 +72,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@ratelimit(group="tables", key="user", rate=rate("TABLES"))
 def new_table(request: HttpRequest) -> HttpResponse:
     """Open a table with the chosen settings, the creator in seat 1."""
     form = NewTableForm(request.POST)

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import rules
-from games.match.access import invite_matches, is_member, may_join, seat_of
+from games.match.access import invite_matches, is_host, is_member, may_join, may_run, seat_of
 from games.match.deadlines import seconds_to_act
 from games.match.event_log import load_state
 from games.match.models import Match, Seat
@@ -158,6 +158,9 @@ def table_context(reading: MatchReading, user: Any, *, invite: str = "") -> dict
         "seq": reading.seq,
         "my_seat": mine,
         "member": member,
+        # Who may add bots and start (the seated host), and remove a player (the host).
+        "may_run": may_run(match, reading.seats.values(), user),
+        "host": is_host(match, user),
         "invite": invite if valid_invite else "",
         "urls": _urls(match.pk),
         "current_deal": current_deal(match),
@@ -198,6 +201,7 @@ def _urls(match_id: int) -> dict[str, str]:
         "sit": reverse("play:sit", args=args),
         "leave": reverse("play:leave", args=args),
         "bot": reverse("play:bot", args=args),
+        "remove_player": reverse("play:remove_player", args=args),
         "start": reverse("play:start", args=args),
         "back": reverse("play:back", args=args),
         "socket": f"/ws/match/{match_id}/",

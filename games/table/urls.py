@@ -17,6 +17,7 @@ urlpatterns = [
     path("match/<int:pk>/sit/", views.sit, name="sit"),
     path("match/<int:pk>/leave/", views.leave, name="leave"),
     path("match/<int:pk>/bot/", views.bot, name="bot"),
+    path("match/<int:pk>/remove/", views.remove_player, name="remove_player"),
     path("match/<int:pk>/start/", views.start, name="start"),
     path("match/<int:pk>/back/", views.come_back, name="back"),
 ]

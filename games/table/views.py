@@ -25,10 +25,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_ratelimit.decorators import ratelimit
 
+from accounts.limits import rate
 from games.match import services
 from games.match.access import may_see
-from games.match.errors import MalformedAction, ServiceError
+from games.match.errors import MalformedAction, MatchNotFound, ServiceError
 from games.match.models import Match
 from games.table.forms import BotForm, SeatForm
 from games.table.live import HUB, Picture, view_key
@@ -90,6 +92,7 @@ def sit(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
+@ratelimit(group="away", key="user", rate=rate("AWAY"))
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
     """Leave the table: a free seat before the start, a bot plays it afterwards."""
     return _seat_change(request, pk, lambda: services.leave_seat(request.user, pk))
@@ -111,6 +114,18 @@ def bot(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
+def remove_player(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table's host frees a seat from the person in it, before the start."""
+    form = SeatForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, pk, MalformedAction(_("Choose a seat from 1 to 4.")))
+    number = form.cleaned_data["number"]
+    return _seat_change(request, pk, lambda: services.remove_player(request.user, pk, number))
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
 def start(request: HttpRequest, pk: int) -> HttpResponse:
     """Start the match once all four seats are filled."""
     return _seat_change(request, pk, lambda: services.start_match(request.user, pk))
@@ -119,6 +134,7 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
+@ratelimit(group="away", key="user", rate=rate("AWAY"))
 def come_back(request: HttpRequest, pk: int) -> HttpResponse:
     """Take one's seat back from the bot that played it."""
     return _seat_change(request, pk, lambda: services.come_back(request.user, pk))
@@ -131,7 +147,10 @@ def _action_input(request: HttpRequest) -> tuple[Any, Any]:
     ``expected_seq``; a JSON body carries both as an object. The Baloot
     toggle adds ``baloot`` to a card play.
     """
-    if len(request.body) > MAX_ACTION_BYTES:
+    # The declared length, not the body itself: a form (multipart or not)
+    # has already been read by the CSRF check, and its body is gone.
+    length = request.META.get("CONTENT_LENGTH") or "0"
+    if not length.isdigit() or int(length) > MAX_ACTION_BYTES:
         raise MalformedAction(_("This action is far too long."))
     if request.content_type == "application/json":
         body = _json(request.body)
@@ -175,9 +194,13 @@ def _done(
 
 def _refused(request: HttpRequest, pk: int, error: ServiceError, invite: str = "") -> HttpResponse:
     """The refusal's message with a 4xx status, and the table as it is when it may be seen."""
+    reading = _visible_reading(request, pk, invite)
+    if reading is None:
+        # Whatever went wrong, a match the user may not see is answered
+        # exactly as a match that does not exist.
+        error = MatchNotFound()
     status = refusal_status(error)
     message = refusal_message(error)
-    reading = _visible_reading(request, pk, invite)
     if reading is None:
         if request.htmx:  # type: ignore[attr-defined]
             return render(request, f"{TEMPLATE}#refusal", {"error": message}, status=status)

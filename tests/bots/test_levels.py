@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from tests.rules.playout import card_strings, public_cards
 BUDGET_MS = 40
 
 
-def _level_bot(level: str):  # type: ignore[no-untyped-def]
+def _level_bot(level: str) -> Callable[[rules.State, int, random.Random], dict[str, Any]]:
     def choose(state: rules.State, seat: int, rng: random.Random) -> dict[str, Any]:
         action = choose_action(state, seat, level=level, budget_ms=BUDGET_MS)
         assert action in rules.legal_actions(state)
@@ -99,7 +100,7 @@ def test_the_decision_function_never_receives_another_seats_cards(
 def _random_positions(seed: int, count: int) -> list[rules.State]:
     """States in the card play of random deals played by normal bots."""
     rng = random.Random(seed)
-    out = []
+    out: list[rules.State] = []
     while len(out) < count:
         state = rules.start_deal(rules.new_match(dealer=rng.randint(1, 4)), rules.random_deck(rng))
         while state.phase in (

@@ -15,6 +15,7 @@ import html
 import http.client
 import json
 import re
+import ssl
 import time
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
@@ -54,13 +55,15 @@ def action_buttons(text: str) -> list[dict[str, Any]]:
 class HttpSession:
     """One browser's cookies against one or more server processes."""
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, ssl_context: ssl.SSLContext | None = None) -> None:
         self.base_url = base_url
         self.cookies: dict[str, str] = {}
+        # For https:// addresses: the context that trusts the server's certificate.
+        self.ssl_context = ssl_context
 
     def on(self, base_url: str) -> HttpSession:
         """The same cookies (the same logged-in session) against another process."""
-        twin = HttpSession(base_url)
+        twin = HttpSession(base_url, self.ssl_context)
         twin.cookies = self.cookies
         return twin
 
@@ -86,9 +89,17 @@ class HttpSession:
             sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if method == "POST" and "csrftoken" in self.cookies:
             sent.setdefault("X-CSRFToken", self.cookies["csrftoken"])
-        connection = http.client.HTTPConnection(
-            parts.hostname or "127.0.0.1", parts.port, timeout=timeout
-        )
+            # As a browser does: over HTTPS, Django's CSRF check wants the origin.
+            sent.setdefault("Origin", self.base_url)
+        connection: http.client.HTTPConnection
+        if parts.scheme == "https":
+            connection = http.client.HTTPSConnection(
+                parts.hostname or "127.0.0.1", parts.port, timeout=timeout, context=self.ssl_context
+            )
+        else:
+            connection = http.client.HTTPConnection(
+                parts.hostname or "127.0.0.1", parts.port, timeout=timeout
+            )
         try:
             connection.request(method, path, body=body, headers=sent)
             raw = connection.getresponse()
@@ -150,6 +161,8 @@ class TableWatcher:
     cookie: str
     origin: str
     keep_text: bool = True
+    # For wss:// addresses: the context that trusts the server's certificate.
+    ssl_context: ssl.SSLContext | None = None
     frames: list[Frame] = field(default_factory=list)
     connections: int = 0
     closes: list[int | None] = field(default_factory=list)
@@ -176,9 +189,12 @@ class TableWatcher:
     async def _run(self) -> None:
         url = f"{self.ws_url}/ws/match/{self.match_id}/"
         headers = {"Cookie": self.cookie, "Origin": self.origin}
+        tls: dict[str, Any] = {"ssl": self.ssl_context} if self.ssl_context is not None else {}
         while True:
             try:
-                async with connect(url, additional_headers=headers, open_timeout=10) as socket:
+                async with connect(
+                    url, additional_headers=headers, open_timeout=10, **tls
+                ) as socket:
                     self._socket = socket
                     self.connections += 1
                     self._changed.set()

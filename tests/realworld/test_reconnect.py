@@ -52,6 +52,8 @@ def chromium(tmp_path: Path) -> Iterator[Page]:
             headless=True,
             args=CHROMIUM_ARGS,
             viewport={"width": 1280, "height": 800},
+            # The site's CSP forbids eval, which Playwright's waits use.
+            bypass_csp=True,
         )
         context.set_default_timeout(30_000)
         page = context.pages[0] if context.pages else context.new_page()

@@ -169,6 +169,8 @@ def test_bots_are_offered_after_the_wait_and_make_an_unrated_match(clock: Clock,
     assert all(seats[n].is_bot for n in (2, 3, 4))
     with pytest.raises(queue.NotInQueue):
         queue.fill_with_bots(person)
+    page = client_for(person).get(f"/match/{match.pk}/").content.decode()
+    assert "Unrated" in page
 
 
 def test_the_pages_join_wait_cancel_and_send_a_seated_player_to_the_table(clock: Clock):

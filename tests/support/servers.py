@@ -21,6 +21,7 @@ tracebacks and a failure can show what the server said.
 from __future__ import annotations
 
 import atexit
+import http.client
 import os
 import secrets
 import signal
@@ -29,8 +30,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -259,14 +258,20 @@ class Daphne(ServerProcess):
         return f"ws://127.0.0.1:{self.port}"
 
     def answers(self) -> bool:
-        """True when the home page comes back without a server error."""
+        """True when the home page comes back without a server error.
+
+        A redirect counts as an answer and is not followed: with
+        DJANGO_HTTPS=1 the site sends plain HTTP to an https:// address
+        that only the proxy in front of it serves.
+        """
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
         try:
-            with urllib.request.urlopen(self.url + "/", timeout=5) as response:
-                return bool(response.status < 500)
-        except urllib.error.HTTPError as error:
-            return error.code < 500
+            connection.request("GET", "/")
+            return connection.getresponse().status < 500
         except OSError:
             return False
+        finally:
+            connection.close()
 
     def start_and_wait(self) -> None:
         self.start()

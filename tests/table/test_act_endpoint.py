@@ -166,7 +166,7 @@ def test_an_outsider_of_a_private_table_sees_no_table_in_the_refusal(players, ma
     outsider = Client()
     outsider.force_login(make_user("mallory"))
     before = stored(match.pk)
-    body = refused(post(outsider, match.pk, {"bid": "pass"}, outcome.seq), 403, match.pk, before)
+    body = refused(post(outsider, match.pk, {"bid": "pass"}, outcome.seq), 404, match.pk, before)
     assert "data-card" not in body
     assert "data-seq" not in body
 

@@ -51,7 +51,7 @@ async def test_a_live_socket_keeps_hearing_its_match_past_the_expiry(started, pl
     try:
         connected, _ = await socket.connect()
         assert connected
-        assert seq_of(await socket.receive_from(timeout=5)) == started.seq
+        assert seq_of(await socket.receive_from(timeout=15)) == started.seq
         await asyncio.sleep(EXPIRY + 1.5)
 
         state = started.state
@@ -59,7 +59,7 @@ async def test_a_live_socket_keeps_hearing_its_match_past_the_expiry(started, pl
         moved = await database_sync_to_async(services.submit)(
             players[seat], pk, {"seat": seat, "bid": "pass"}, started.seq
         )
-        assert seq_of(await socket.receive_from(timeout=5)) == moved.seq
+        assert seq_of(await socket.receive_from(timeout=15)) == moved.seq
         # The dead channel's membership lapsed: the announcement skipped it.
         assert dead not in layer.groups.get(match_group(pk), {})
     finally:
@@ -72,11 +72,11 @@ async def test_a_clock_announcement_refreshes_the_same_event(started, players):
     try:
         connected, _ = await socket.connect()
         assert connected
-        assert seq_of(await socket.receive_from(timeout=5)) == started.seq
+        assert seq_of(await socket.receive_from(timeout=15)) == started.seq
         layer = get_channel_layer()
         await layer.group_send(match_group(pk), event_message(pk, started.seq))
         assert await socket.receive_nothing(timeout=0.5)
         await layer.group_send(match_group(pk), event_message(pk, started.seq, clock=True))
-        assert seq_of(await socket.receive_from(timeout=5)) == started.seq
+        assert seq_of(await socket.receive_from(timeout=15)) == started.seq
     finally:
         await close_all([socket])

@@ -139,7 +139,10 @@ def test_three_missed_turns_put_the_seat_away_until_its_player_comes_back(
     assert (deadline_of(match) - clock.now).total_seconds() == (15 if playing else 8)
     assert expire(match, clock) == 1
     assert (last_action(match).actor_seat, last_action(match).auto) == (first, True)
-    assert seat(match, first).missed_turns == 1
+    # Coming back does not wipe the count: one more missed turn, and the bot
+    # plays the seat again. Only acting starts the count afresh.
+    assert seat(match, first).missed_turns == 4
+    assert seat(match, first).away
 
 
 def test_a_player_acting_in_time_starts_counting_again(

@@ -70,8 +70,9 @@ def test_leaving_hands_the_turn_to_the_bot_and_coming_back_takes_it_back(
     services.leave_seat(players[seat], outcome.match)
     assert Seat.objects.get(match=outcome.match, number=seat).away
     assert seconds_left(outcome.match, clock) == 1.5
+    # Coming back reclaims the seat but never buys time on the current turn.
     services.come_back(players[seat], outcome.match)
-    assert seconds_left(outcome.match, clock) == 8
+    assert seconds_left(outcome.match, clock) == 1.5
 
 
 def test_no_deadline_once_the_match_is_over(start_table: Callable[..., Any], clock: Clock):

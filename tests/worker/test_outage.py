@@ -5,11 +5,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import OperationalError
 
-from games.match import services
+from games.management.commands.run_worker import Command
+from games.match import broadcast, services
 from games.match.broadcast import Announcement
 from games.match.models import Event, Match
 from games.worker import heartbeat
+from games.worker.chores import Chores
 from games.worker.due_turns import advance_due
 from tests.support.clock import deadline_of, reload
 
@@ -131,3 +134,36 @@ def test_short_gaps_and_finished_matches_are_left_alone(clock, started):
     clock.advance(60)
     heartbeat.beat()
     assert reload(over.match).deadline is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_the_database_was_out_of_reach_the_worker_gives_the_time_back_first(
+    clock, started, monkeypatch
+):
+    outcome = started()
+    worker = Command()
+    # What handle() sets up before its first pass.
+    worker.chores = Chores()
+    worker._pass()
+    # What the turn had left at the worker's last beat is what it gets back.
+    left = deadline_of(outcome.match) - clock.now
+    clock.advance(2)
+
+    # The database stops answering for longer than the timer; the worker keeps running.
+    reachable = broadcast.relay_pending
+    down = True
+
+    def relay(now=None):
+        if down:
+            raise OperationalError("connection refused")
+        return reachable(now)
+
+    monkeypatch.setattr(broadcast, "relay_pending", relay)
+    assert worker._pass() == 0
+    clock.advance(30)
+    down = False
+
+    # Its first pass once the database answers gives the time back, then plays what is due.
+    assert worker._pass() == 0
+    assert forced_turns(outcome.match) == 0
+    assert deadline_of(outcome.match) == clock.now + left

@@ -25,6 +25,7 @@ from django.db import DatabaseError, close_old_connections, connection
 
 from games.match import broadcast
 from games.worker import alarm, due_turns, heartbeat
+from games.worker.chores import Chores
 
 logger = logging.getLogger("games.worker")
 
@@ -76,6 +77,8 @@ class Command(BaseCommand):
                 name="worker-wake-ups",
                 daemon=True,
             ).start()
+        # Expired waiting tables and sessions (games.worker.chores).
+        self.chores = Chores()
         while not stop.is_set():
             played = self._pass()
             # Busy tables are served again at once; an idle worker sleeps
@@ -96,6 +99,8 @@ class Command(BaseCommand):
         except DatabaseError:
             logger.exception("worker: database error; retrying")
             connection.close()
+            # As in _pass: look for an outage before any timer is played.
+            self.next_beat = 0.0
             return None
 
     def _pass(self) -> int:
@@ -108,7 +113,9 @@ class Command(BaseCommand):
                 heartbeat.beat()
                 self.next_beat = time.monotonic() + heartbeat.BEAT_EVERY
             broadcast.relay_pending()
-            return due_turns.advance_due()
+            played = due_turns.advance_due()
+            self.chores.run_due()
+            return played
         except DatabaseError:
             logger.exception("worker: database error; retrying")
             # A broken connection is dropped so that the next pass reconnects.

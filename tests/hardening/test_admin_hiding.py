@@ -1,0 +1,39 @@
+"""The admin keeps a live deal's declared project cards hidden until the first trick ends."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from games import rules
+from games.match import services
+from games.match.models import Event
+from tests.support.drivers import Driver, seat_everyone
+
+pytestmark = pytest.mark.django_db
+
+
+def test_declared_project_cards_are_hidden_from_staff_until_trick_one_ends(admin_client, players):
+    driver = Driver(services.start_match(players[1], seat_everyone(players)), seed=5)
+    declared = None
+    for _ in range(400):
+        event = Event.objects.filter(match=driver.outcome.match).order_by("-seq").first()
+        projects = event.payload.get("declare") if event is not None else None
+        if projects and any(p.get("cards") for p in projects):
+            declared = event
+        state = driver.outcome.state
+        if declared is not None and state.phase is rules.Phase.PLAYING:
+            plays = len([a for a in state.deal_actions if "play" in a])
+            if plays == 1:
+                break
+        if state.turn is None:
+            pytest.skip("no project was declared in this deal")
+        driver.step()
+    if declared is None:
+        pytest.skip("no project was declared in this deal")
+    url = reverse("admin:games_match_change", args=[driver.outcome.match.pk])
+    cards = json.dumps(declared.payload["declare"][0]["cards"])
+    html = admin_client.get(url).content.decode()
+    assert cards not in html.replace("&quot;", '"')

@@ -1,0 +1,116 @@
+"""Headers every page sends (CSP, Permissions-Policy) and the secret key's rules."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.urls import reverse
+
+from baloot_site import environment
+
+ROOT = Path(__file__).resolve().parents[2]
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.IGNORECASE)
+EVENT_HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.IGNORECASE)
+
+
+def directives(header: str) -> dict[str, list[str]]:
+    parsed = {}
+    for part in header.split(";"):
+        words = part.split()
+        if words:
+            parsed[words[0]] = words[1:]
+    return parsed
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["home", "accounts:login", "accounts:signup"])
+def test_pages_send_a_content_security_policy_without_inline_script(client, name):
+    response = client.get(reverse(name))
+    assert response.status_code == 200
+    policy = directives(response["Content-Security-Policy"])
+    assert policy["script-src"][0] == "'self'"
+    assert "'unsafe-inline'" not in policy["script-src"]
+    assert "'unsafe-eval'" not in policy["script-src"]
+    assert policy["object-src"] == ["'none'"]
+    assert policy["frame-ancestors"] == ["'none'"]
+    assert "'unsafe-inline'" not in policy["style-src"]
+    html = response.content.decode()
+    assert not INLINE_SCRIPT.findall(html)
+    assert not EVENT_HANDLER.findall(html)
+
+
+def test_no_template_has_an_inline_script_or_event_handler():
+    offenders = []
+    for template in (ROOT / "templates").rglob("*.html"):
+        text = template.read_text()
+        for pattern in (INLINE_SCRIPT, EVENT_HANDLER):
+            offenders += [f"{template.relative_to(ROOT)}: {m}" for m in pattern.findall(text)]
+    assert offenders == []
+
+
+@pytest.mark.django_db
+def test_pages_switch_off_browser_features_the_site_never_uses(client):
+    header = client.get(reverse("home"))["Permissions-Policy"]
+    features = dict(item.strip().split("=", 1) for item in header.split(","))
+    for feature in ("camera", "microphone", "geolocation", "payment", "usb"):
+        assert features[feature] == "()"
+
+
+def test_a_short_secret_key_is_refused_with_debug_off():
+    with pytest.raises(ImproperlyConfigured, match="at least 50"):
+        environment.require_strong_keys("k" * 49, [], debug=False)
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_SECRET_KEY_FALLBACKS"):
+        environment.require_strong_keys("k" * 50, ["short"], debug=False)
+    environment.require_strong_keys("k" * 50, ["o" * 50], debug=False)
+    # Local development may use anything.
+    environment.require_strong_keys("dev", [], debug=True)
+
+
+def test_the_server_does_not_start_on_a_short_key():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.update(DJANGO_DEBUG="0", DJANGO_SECRET_KEY="only-thirty-characters-long-xx")
+    result = subprocess.run(
+        [sys.executable, "-c", "import baloot_site.asgi"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is 30 characters long" in result.stderr
+
+
+def test_previous_secret_keys_come_from_the_environment():
+    old = ["a" * 50, "b" * 50]
+    assert environment.secret_key_fallbacks({"DJANGO_SECRET_KEY_FALLBACKS": ",".join(old)}) == old
+    assert environment.secret_key_fallbacks({}) == []
+
+
+@pytest.mark.django_db
+def test_a_session_signed_with_the_previous_key_survives_a_rotation(make_user, settings):
+    from django.test import Client
+
+    settings.SECRET_KEY = "o" * 50
+    kept, dropped = Client(), Client()
+    kept.force_login(make_user("kept"))
+    dropped.force_login(make_user("dropped"))
+    settings.SECRET_KEY = "n" * 50
+    # Without the old key among the fallbacks, the session no longer holds.
+    assert dropped.get(reverse("accounts:profile")).status_code == 302
+    settings.SECRET_KEY_FALLBACKS = ["o" * 50]
+    assert kept.get(reverse("accounts:profile")).status_code == 200
+
+
+def test_rate_limits_are_read_from_the_environment():
+    rates = environment.rates({"RATE_LIMITS_TABLES": "5/m"}, {"TABLES": "20/h", "SIGNUP": "9/h"})
+    assert rates == {"TABLES": "5/m", "SIGNUP": "9/h"}
+    with pytest.raises(ImproperlyConfigured, match="RATE_LIMITS_TABLES"):
+        environment.rates({"RATE_LIMITS_TABLES": "lots"}, {"TABLES": "20/h"})
