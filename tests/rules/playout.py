@@ -56,7 +56,8 @@ def card_strings(value: Any) -> set[str]:
 
 def public_cards(state: State) -> set[str]:
     """Cards any seat may know of: played cards, revealed projects (D18), the
-    face-up card while it lies on the table, a redeal hand (D7)."""
+    face-up card while it lies on the table, a redeal hand (D7), a Sawa
+    claimer's remaining cards once the deal has ended by the claim (D26)."""
     seen = {CARD_STR[c] for _, c in state.trick}
     for _, cards, _ in state.tricks:
         seen.update(CARD_STR[c] for _, c in cards)
@@ -68,6 +69,10 @@ def public_cards(state: State) -> set[str]:
                 seen.update(CARD_STR[c] for c in cards)
     if state.outcome == "redeal":
         seen.update(CARD_STR[c] for c in cards_of(state.dealt[state.redeal_seat - 1]))
+    if state.outcome == "sawa":
+        # D26: a claim is shown, so the claimer's remaining cards are laid down.
+        claimer = next(a["seat"] for a in reversed(state.deal_actions) if a.get("sawa"))
+        seen.update(CARD_STR[c] for c in cards_of(state.hands[claimer - 1]))
     return seen
 
 
