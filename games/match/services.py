@@ -662,11 +662,12 @@ def _declare_nothing_for_bare_hands(match: Match, state: rules.State) -> rules.S
     replays and the log are unchanged in kind.
     """
     while state.phase is rules.Phase.DECLARING and state.turn is not None:
-        nothing = {"seat": state.turn, "declare": []}
+        seat = state.turn
+        nothing: dict[str, Any] = {"seat": seat, "declare": []}
         if rules.legal_actions(state) != [nothing]:
             break
         state = rules.apply(state, nothing)
-        _append(match, Event.Kind.ACTION, nothing, actor_seat=nothing["seat"])
+        _append(match, Event.Kind.ACTION, nothing, actor_seat=seat)
     return state
 
 
