@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0007_match_deal_commitment"),
+        ("games", "0008_import_jobs_and_invite_expiry"),
     ]
 
     operations = [
