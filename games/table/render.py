@@ -30,7 +30,7 @@ from games.match.access import (
 )
 from games.match.deadlines import seconds_to_act
 from games.match.event_log import load_state
-from games.match.models import Match, Seat
+from games.match.models import BotLevel, Match, Seat
 from games.table.picture import SeatInfo, Table, build_table
 
 logger = logging.getLogger(__name__)
@@ -185,6 +185,7 @@ def table_context(reading: MatchReading, user: Any, *, invite: str = "") -> dict
             invite_until=invite_expiry(match) if shared else None,
             invite_off=shared and not invite_live(match),
             invite_op=reverse("play:invite", args=[match.pk]),
+            bot_levels=BotLevel.choices,
         )
     elif reading.seq:
         context["t"] = table_for(reading, user)
