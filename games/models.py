@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from games.match.broadcast import Announcement
 from games.match.models import DealSnapshot, Event, Match, Seat, new_invite_token
+from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
 from games.social.models import (
     ChatBan,
     ChatMessage,
@@ -35,4 +36,8 @@ __all__ = [
     "Seat",
     "WorkerHeartbeat",
     "new_invite_token",
+    "PlayerRating",
+    "PlayerStats",
+    "RatedMatch",
+    "RatedSeat",
 ]
