@@ -8,7 +8,7 @@ through this module, so moving the models changed no migration.
 from __future__ import annotations
 
 from games.match.broadcast import Announcement
-from games.match.models import DealSnapshot, Event, Match, Seat, new_invite_token
+from games.match.models import DealSnapshot, Event, ImportJob, Match, Seat, new_invite_token
 from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
 from games.social.models import (
     ChatBan,
@@ -29,6 +29,7 @@ __all__ = [
     "ChatReport",
     "DealSnapshot",
     "Event",
+    "ImportJob",
     "Match",
     "QueueEntry",
     "QueueSocket",

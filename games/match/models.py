@@ -63,6 +63,9 @@ class Match(models.Model):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
+        # An uploaded document whose deals the worker is still storing
+        # (games.match.services.store_import_deals): seen by nobody yet.
+        IMPORTING = "importing", _("Being imported")
 
     class Team(models.TextChoices):
         A = "A", _("Team A")
@@ -76,7 +79,7 @@ class Match(models.Model):
 
     mode = models.CharField(_("mode"), max_length=8, choices=Mode, default=Mode.CLASSIC)
     status = models.CharField(
-        _("status"), max_length=8, choices=Status, default=Status.WAITING, db_index=True
+        _("status"), max_length=10, choices=Status, default=Status.WAITING, db_index=True
     )
     play_timer = models.PositiveSmallIntegerField(
         _("play timer (seconds)"), choices=PLAY_TIMER_CHOICES, default=15
@@ -84,6 +87,11 @@ class Match(models.Model):
     is_private = models.BooleanField(_("private"), default=False)
     invite_token = models.CharField(
         _("invite token"), max_length=32, unique=True, default=new_invite_token, editable=False
+    )
+    # When the invite token was issued: it is good for INVITE_MAX_AGE_SECONDS
+    # from then. None when the creator turned the invite link off.
+    invite_issued_at = models.DateTimeField(
+        _("invite link issued"), null=True, blank=True, default=timezone.now
     )
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -299,3 +307,65 @@ class DealSnapshot(models.Model):
                 "seq": self.seq,
             }
         )
+
+
+class ImportJob(models.Model):
+    """An uploaded ``baloot/1`` document that the worker stores, a few deals at a time.
+
+    The upload is judged by the rules engine in the request (cheap: a
+    bounded document); storing its deals is the worker's
+    (``games.worker.imports``), one short transaction per deal, so an
+    import never holds the database for long. The uploader's page follows
+    ``deals_stored`` until the job is done (``match`` set) or failed
+    (``error`` says why, in the uploader's language).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting for the worker")
+        RUNNING = "running", _("Importing")
+        DONE = "done", _("Imported")
+        FAILED = "failed", _("Failed")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("uploader"),
+        on_delete=models.CASCADE,
+        related_name="import_jobs",
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status, default=Status.QUEUED, db_index=True
+    )
+    # The uploaded text, emptied once the job is over.
+    document = models.TextField(_("document"), blank=True)
+    # The uploader's language when they uploaded: a failure is worded in it.
+    language = models.CharField(_("language"), max_length=16, blank=True)
+    deals_total = models.PositiveIntegerField(_("deals in the document"), default=0)
+    deals_stored = models.PositiveIntegerField(_("deals stored"), default=0)
+    match = models.ForeignKey(
+        Match,
+        verbose_name=_("match"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    error = models.TextField(_("error"), blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
+    # A worker holds the job until then; one that died lets another take over.
+    lease_until = models.DateTimeField(_("held by a worker until"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("import")
+        verbose_name_plural = _("imports")
+
+    def __str__(self) -> str:
+        return str(_("Import %(id)s") % {"id": self.pk})
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:import_job", args=[self.pk])
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
