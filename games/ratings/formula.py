@@ -40,11 +40,15 @@ class Skill:
     @property
     def shown(self) -> int:
         """The single number shown for this rating."""
-        ordinal = MODEL.create_rating([self.mu, self.sigma]).ordinal(z=Z, alpha=ALPHA, target=TARGET)
+        ordinal = MODEL.create_rating([self.mu, self.sigma]).ordinal(
+            z=Z, alpha=ALPHA, target=TARGET
+        )
         return round(ordinal)
 
 
-def rate(skills: Mapping[int, Skill], winner: str, leavers: frozenset[int] = frozenset()) -> dict[int, Skill]:
+def rate(
+    skills: Mapping[int, Skill], winner: str, leavers: frozenset[int] = frozenset()
+) -> dict[int, Skill]:
     """Everyone's skill after a match: ``skills`` by seat 1-4, ``winner`` "A" or "B".
 
     A seat in ``leavers`` is rated as a loss for its team whatever the
@@ -63,8 +67,10 @@ def rate(skills: Mapping[int, Skill], winner: str, leavers: frozenset[int] = fro
 
 def _rated(skills: Mapping[int, Skill], winner: str) -> dict[int, Skill]:
     """The library's update for the two teams, ``winner`` ranked first."""
-    teams = [[MODEL.create_rating([skills[s].mu, skills[s].sigma]) for s in TEAM_SEATS[t]] for t in "AB"]
-    ranks = [1, 2] if winner == "A" else [2, 1]
+    teams = [
+        [MODEL.create_rating([skills[s].mu, skills[s].sigma]) for s in TEAM_SEATS[t]] for t in "AB"
+    ]
+    ranks = [1.0, 2.0] if winner == "A" else [2.0, 1.0]
     new_a, new_b = MODEL.rate(teams, ranks=ranks)
     out: dict[int, Skill] = {}
     for team, rated in (("A", new_a), ("B", new_b)):

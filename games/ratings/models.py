@@ -52,9 +52,7 @@ class PlayerRating(models.Model):
             # month's board filters on last_rated_at, carried in the index so
             # PostgreSQL answers both from the index alone.
             models.Index(
-                "mode",
-                models.F("display").desc(),
-                "user",
+                fields=["mode", "-display", "user"],
                 include=["last_rated_at"],
                 condition=Q(rated_matches__gte=PROVISIONAL_MATCHES),
                 name="rating_leaderboard",

@@ -89,7 +89,9 @@ def profile_of(player: Any, viewer: Any) -> Profile:
             )
         )
         latest = RatedSeat.objects.filter(user=player, mode=mode.value).order_by("-rated_match_id")
-        history[mode.value] = list(reversed(latest.values_list("display_after", flat=True)[:HISTORY_POINTS]))
+        history[mode.value] = list(
+            reversed(latest.values_list("display_after", flat=True)[:HISTORY_POINTS])
+        )
     chart = rating_chart(
         history, {mode.value: str(mode.label) for mode in modes}, formula.Skill().shown
     )
@@ -147,9 +149,7 @@ def _recent(player: Any, viewer: Any) -> list[RecentMatch]:
         won = None
         if match.status == Match.Status.FINISHED and match.winner:
             won = match.winner == seat.team
-        linked = match.status == Match.Status.FINISHED and may_see(
-            match, viewer, match.seats.all()
-        )
+        linked = match.status == Match.Status.FINISHED and may_see(match, viewer, match.seats.all())
         recent.append(RecentMatch(match=match, won=won, linked=linked))
     return recent
 

@@ -119,7 +119,12 @@ def rating_chart(
         lines.append(Line(mode=mode, name=name, points=points, dashed=index == 1))
     description = " ".join(
         _("%(mode)s: from %(first)s to %(last)s over %(count)s rated matches.")
-        % {"mode": line.name, "first": start, "last": series[line.mode][-1], "count": len(series[line.mode]) - 1}
+        % {
+            "mode": line.name,
+            "first": start,
+            "last": series[line.mode][-1],
+            "count": len(series[line.mode]) - 1,
+        }
         for line in lines
     )
     return RatingChart(

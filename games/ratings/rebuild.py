@@ -73,7 +73,10 @@ def replay_ratings() -> Replayed:
     rated = RatedMatch.objects.order_by("id").prefetch_related("seats")
     for rated_match in rated.iterator(chunk_size=500):
         by_seat = {row.seat: row for row in rated_match.seats.all()}
-        before = {n: out.skills.get((row.user_id, rated_match.mode), formula.Skill()) for n, row in by_seat.items()}
+        before = {
+            n: out.skills.get((row.user_id, rated_match.mode), formula.Skill())
+            for n, row in by_seat.items()
+        }
         leavers = frozenset(n for n, row in by_seat.items() if row.left)
         after = formula.rate(before, rated_match.winner, leavers)
         for number, row in by_seat.items():
@@ -173,12 +176,15 @@ def rebuild() -> tuple[int, int]:
     PlayerStats.objects.bulk_create(
         PlayerStats(user_id=user, mode=mode, **dict(c)) for (user, mode), c in counted.items()
     )
+    _record_missing_rated_matches()
     replayed = replay_ratings()
     for row in RatedSeat.objects.select_for_update().iterator():
         before, after = replayed.seats[row.pk]
         row.mu_before, row.sigma_before = before.mu, before.sigma
         row.mu_after, row.sigma_after, row.display_after = after.mu, after.sigma, after.shown
-        row.save(update_fields=["mu_before", "sigma_before", "mu_after", "sigma_after", "display_after"])
+        row.save(
+            update_fields=["mu_before", "sigma_before", "mu_after", "sigma_after", "display_after"]
+        )
     PlayerRating.objects.all().delete()
     PlayerRating.objects.bulk_create(
         PlayerRating(
@@ -193,6 +199,45 @@ def rebuild() -> tuple[int, int]:
         for (user, mode), skill in replayed.skills.items()
     )
     return len(counted), len(replayed.skills)
+
+
+def _record_missing_rated_matches() -> None:
+    """Record the rated matches that have no rating yet (finished before ratings existed).
+
+    In the order they finished, after those already rated; who left is read
+    from the seats, which keep a leaver away after the end. Their rating
+    changes are filled in by the replay that follows.
+    """
+    have = set(RatedMatch.objects.values_list("match_id", flat=True))
+    finished = Match.objects.filter(status=Match.Status.FINISHED, imported=False)
+    for match in finished.exclude(pk__in=have).order_by("finished_at", "pk").iterator():
+        seats = list(Seat.objects.filter(match=match))
+        if not is_rated(match, seats) or match.winner is None:
+            continue
+        rated = RatedMatch.objects.create(
+            match=match,
+            mode=match.mode,
+            winner=match.winner,
+            rated_at=match.finished_at or match.created_at,
+        )
+        start = formula.Skill()
+        RatedSeat.objects.bulk_create(
+            RatedSeat(
+                rated_match=rated,
+                user=seat.user,
+                mode=match.mode,
+                seat=seat.number,
+                won=seat.team == match.winner,
+                left=seat.away,
+                mu_before=start.mu,
+                sigma_before=start.sigma,
+                mu_after=start.mu,
+                sigma_after=start.sigma,
+                display_after=start.shown,
+                rated_at=rated.rated_at,
+            )
+            for seat in seats
+        )
 
 
 def _same(a: float, b: float) -> bool:

@@ -86,11 +86,14 @@ def rate_match(match: Match, winner: str, seats: list[Seat]) -> RatedMatch:
     were made: replaying in id order gives the same ratings.
     """
     by_seat = {seat.number: seat for seat in seats}
-    user_ids = sorted(seat.user_id for seat in seats if seat.user_id is not None)
+    people = {seat.number: seat.user_id for seat in seats if seat.user_id is not None}
+    user_ids = sorted(people.values())
     start = formula.Skill()
     PlayerRating.objects.bulk_create(
         [
-            PlayerRating(user_id=u, mode=match.mode, mu=start.mu, sigma=start.sigma, display=start.shown)
+            PlayerRating(
+                user_id=u, mode=match.mode, mu=start.mu, sigma=start.sigma, display=start.shown
+            )
             for u in user_ids
         ],
         ignore_conflicts=True,
@@ -103,12 +106,12 @@ def rate_match(match: Match, winner: str, seats: list[Seat]) -> RatedMatch:
     }
     now = timezone.now()
     rated = RatedMatch.objects.create(match=match, mode=match.mode, winner=winner, rated_at=now)
-    before = {n: formula.Skill(ratings[s.user_id].mu, ratings[s.user_id].sigma) for n, s in by_seat.items()}
+    before = {n: formula.Skill(ratings[u].mu, ratings[u].sigma) for n, u in people.items()}
     leavers = frozenset(n for n, s in by_seat.items() if s.away)
     after = formula.rate(before, winner, leavers)
     rows = []
-    for number, seat in sorted(by_seat.items()):
-        rating = ratings[seat.user_id]
+    for number, user_id in sorted(people.items()):
+        rating = ratings[user_id]
         new = after[number]
         rating.mu, rating.sigma, rating.display = new.mu, new.sigma, new.shown
         rating.rated_matches += 1
@@ -117,7 +120,7 @@ def rate_match(match: Match, winner: str, seats: list[Seat]) -> RatedMatch:
         rows.append(
             RatedSeat(
                 rated_match=rated,
-                user_id=seat.user_id,
+                user_id=user_id,
                 mode=match.mode,
                 seat=number,
                 won=rules.team_of(number) == winner,
