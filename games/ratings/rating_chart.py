@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 WIDTH = 640
 HEIGHT = 280
@@ -118,7 +119,11 @@ def rating_chart(
         ]
         lines.append(Line(mode=mode, name=name, points=points, dashed=index == 1))
     description = " ".join(
-        _("%(mode)s: from %(first)s to %(last)s over %(count)s rated matches.")
+        ngettext(
+            "%(mode)s: from %(first)s to %(last)s over %(count)s rated match.",
+            "%(mode)s: from %(first)s to %(last)s over %(count)s rated matches.",
+            len(series[line.mode]) - 1,
+        )
         % {
             "mode": line.name,
             "first": start,

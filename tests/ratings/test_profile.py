@@ -153,3 +153,15 @@ def test_a_leaver_still_has_the_match_in_their_statistics(play_match, players):
     play_match(seed=2, leave=(3,))
     assert PlayerStats.objects.get(user=players[3], mode="quick").matches_played == 1
     assert kept() == stats_from_log()
+
+
+def test_nothing_of_a_deal_in_progress_reaches_the_statistics(players):
+    driver = Driver(started_match(players, mode="quick"), seed=2)
+    driver.until(lambda state: state.phase is rules.Phase.PLAYING)
+    # Bids, calls and declarations are made, but the deal is not over.
+    assert not PlayerStats.objects.exists()
+    body = client_for(None).get(profile_url(players[1])).content.decode()
+    assert "Sun contracts bought / made" in body
+    assert re.search(r"<td class=\"num\">0 / 0</td>", body)
+    driver.finish_deal()
+    assert PlayerStats.objects.exists() == (driver.state.results[-1].outcome in ("played", "sawa"))
