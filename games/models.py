@@ -8,7 +8,15 @@ through this module, so moving the models changed no migration.
 from __future__ import annotations
 
 from games.match.broadcast import Announcement
-from games.match.models import DealSnapshot, Event, ImportJob, Match, Seat, new_invite_token
+from games.match.models import (
+    DealAnalysis,
+    DealSnapshot,
+    Event,
+    ImportJob,
+    Match,
+    Seat,
+    new_invite_token,
+)
 from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
 from games.social.models import (
     ChatBan,
@@ -27,6 +35,7 @@ __all__ = [
     "ChatMessage",
     "ChatMute",
     "ChatReport",
+    "DealAnalysis",
     "DealSnapshot",
     "Event",
     "ImportJob",
