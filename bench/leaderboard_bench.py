@@ -21,13 +21,15 @@ Prints its figures and asserts nothing. Run:
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import pathlib
 import random
 import statistics
 import sys
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -71,15 +73,15 @@ def generate(players: int, results: int, seed: int) -> None:
         )
         ids = list(User.objects.order_by("pk").values_list("pk", flat=True))
         # Some people play far more than others.
-        weights = [rng.paretovariate(1.2) for _ in ids]
+        weights = list(itertools.accumulate(rng.paretovariate(1.2) for _ in ids))
         talent = {pk: rng.gauss(0, 1) for pk in ids}
         skills: dict[tuple[int, str], formula.Skill] = {}
         counts: dict[tuple[int, str], int] = {}
-        last: dict[tuple[int, str], object] = {}
+        last: dict[tuple[int, str], datetime] = {}
         matches = results // 4
         # Six months of matches, oldest first.
         span = timedelta(days=182)
-        times = sorted(now - span * rng.random() for _ in range(matches))
+        times: list[datetime] = sorted(now - span * rng.random() for _ in range(matches))
         match_rows = [
             Match(
                 mode=rng.choice(("classic", "quick")),
@@ -95,26 +97,25 @@ def generate(players: int, results: int, seed: int) -> None:
         rated_rows = []
         seat_rows = []
         for match in match_rows:
-            four = set()
+            four: set[int] = set()
             while len(four) < 4:
-                four.add(rng.choices(ids, weights)[0])
+                four.add(rng.choices(ids, cum_weights=weights)[0])
             seated = dict(zip((1, 2, 3, 4), four, strict=True))
             strength = {
                 team: sum(talent[seated[n]] for n in formula.TEAM_SEATS[team]) for team in "AB"
             }
             winner = "A" if rng.random() < 1 / (1 + 2.0 ** (strength["B"] - strength["A"])) else "B"
             match.winner = winner
+            finished = match.created_at
             before = {n: skills.get((u, match.mode), formula.Skill()) for n, u in seated.items()}
             after = formula.rate(before, winner)
-            rated = RatedMatch(
-                match=match, mode=match.mode, winner=winner, rated_at=match.finished_at
-            )
+            rated = RatedMatch(match=match, mode=match.mode, winner=winner, rated_at=finished)
             rated_rows.append(rated)
             for n, u in seated.items():
                 key = (u, match.mode)
                 skills[key] = after[n]
                 counts[key] = counts.get(key, 0) + 1
-                last[key] = match.finished_at
+                last[key] = finished
                 seat_rows.append(
                     RatedSeat(
                         rated_match=rated,
@@ -128,7 +129,7 @@ def generate(players: int, results: int, seed: int) -> None:
                         mu_after=after[n].mu,
                         sigma_after=after[n].sigma,
                         display_after=after[n].shown,
-                        rated_at=match.finished_at,
+                        rated_at=finished,
                     )
                 )
         Match.objects.bulk_update(match_rows, ["winner"], batch_size=BATCH)
@@ -153,7 +154,7 @@ def generate(players: int, results: int, seed: int) -> None:
         cursor.execute("ANALYZE")
 
 
-def explain(sql: str, params: object) -> str:
+def explain(sql: str, params: tuple[Any, ...]) -> str:
     from django.db import connection
 
     with connection.cursor() as cursor:
@@ -184,7 +185,7 @@ def main() -> None:
         sys.exit("The database already holds ratings: give the benchmark an empty one.")
     started = time.perf_counter()
     generate(args.players, args.results, args.seed)
-    print(f"database: {connection.vendor} {connection.pg_version}")
+    print(f"database: {connection.vendor} {connection.cursor().connection.info.server_version}")
     print(
         f"generated {User.objects.count()} players, {RatedSeat.objects.count()} rated results, "
         f"{PlayerRating.objects.count()} ratings in {time.perf_counter() - started:.1f} s"
@@ -233,9 +234,9 @@ def main() -> None:
     deep = leaderboard.board("classic", leaderboard.ALL_TIME).values(
         "user_id", "user__username", "display", "rated_matches"
     )[40 * leaderboard.PAGE_SIZE : 41 * leaderboard.PAGE_SIZE]
-    sql, params = deep.query.sql_with_params()
+    sql, deep_params = deep.query.sql_with_params()
     print("plan of page 41 of the classic board:")
-    print(explain(sql, params))
+    print(explain(sql, deep_params))
     count_sql, count_params = (
         leaderboard.board("quick", leaderboard.THIS_MONTH).values("pk").query.sql_with_params()
     )
