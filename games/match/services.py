@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.bots import choose_action
-from games.match import access, dealing
+from games.match import access, dealing, projections
 from games.match.action_input import SERVER_FIELDS, clean_action
 from games.match.broadcast import announce_on_commit
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY, deadline_for
@@ -861,9 +861,15 @@ def _record(
     except IntegrityError:
         raise _conflict(match.pk, expected_seq, payload) from None
     state = _declare_nothing_for_bare_hands(match, state)
+    over = state.phase is rules.Phase.MATCH_OVER
+    if over or state.phase is rules.Phase.ROUND_OVER:
+        # Statistics and ratings are committed with the deal's last action.
+        projections.deal_ended(match, state, seats)
     if state.phase is rules.Phase.ROUND_OVER and settings.ROUND_PAUSE_SECONDS <= 0:
         state = _deal(match, state)
     _project(match, state, seats)
+    if over:
+        projections.match_ended(match, state, seats)
     outcome = Outcome(match, state, seats)
     _announce(outcome)
     return outcome
