@@ -106,7 +106,7 @@ def _indistinguishable(
 def _positions(seed: int, count: int) -> list[tuple[rules.State, list[dict[str, Any]], int]]:
     """Positions of first deals played by normal bots, each with the actions leading to it."""
     rng = random.Random(seed)
-    out = []
+    out: list[tuple[rules.State, list[dict[str, Any]], int]] = []
     while len(out) < count:
         dealer = rng.randint(1, 4)
         state = rules.start_deal(rules.new_match("classic", dealer=dealer), rules.random_deck(rng))
