@@ -84,7 +84,7 @@ def test_the_pages_around_a_finished_match_fit_every_width(
     page.context.add_cookies([{"name": "django_language", "value": language, "url": server.url}])
 
     page.goto(f"{server.url}/match/{match}/")
-    page.locator("#table .match-over").wait_for()
+    page.locator("#table .match-over").wait_for(timeout=90_000)
     page.locator("#rematch .rematch-panel").wait_for()
     assert page.locator("html").get_attribute("dir") == ("rtl" if language == "ar" else "ltr")
     fits_every_width(page, request, "finished-table")
