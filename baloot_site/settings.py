@@ -121,6 +121,10 @@ ROUND_PAUSE_SECONDS = environment.seconds(os.environ, "ROUND_PAUSE_SECONDS", 5.0
 # (games/worker/in_server.py), so its moves reach clients with no polling.
 # scripts/run.sh turns this on when REDIS_URL is unset.
 WORKER_IN_SERVER = environment.flag(os.environ, "WORKER_IN_SERVER", default=False)
+# The worker analyses every finished deal with the double-dummy solver, in a
+# separate process of the lowest priority, when no turn is due
+# (games/worker/analysis.py).
+DEAL_ANALYSIS = environment.flag(os.environ, "DEAL_ANALYSIS", default=True)
 # How many table sockets one user may hold at one match in one server process.
 TABLE_SOCKETS_PER_USER = environment.count(os.environ, "TABLE_SOCKETS_PER_USER", 4)
 # And this many table sockets per server process in all: one more is closed

@@ -43,7 +43,7 @@ class ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ("number", "user", "is_bot", "away", "missed_turns")
+    fields = ("number", "user", "is_bot", "bot_level", "away", "missed_turns")
     readonly_fields = fields
 
 

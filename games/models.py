@@ -8,7 +8,15 @@ through this module, so moving the models changed no migration.
 from __future__ import annotations
 
 from games.match.broadcast import Announcement
-from games.match.models import DealSnapshot, Event, Match, Seat, new_invite_token
+from games.match.models import (
+    DealAnalysis,
+    DealSnapshot,
+    Event,
+    ImportJob,
+    Match,
+    Seat,
+    new_invite_token,
+)
 from games.social.models import (
     ChatBan,
     ChatMessage,
@@ -26,8 +34,10 @@ __all__ = [
     "ChatMessage",
     "ChatMute",
     "ChatReport",
+    "DealAnalysis",
     "DealSnapshot",
     "Event",
+    "ImportJob",
     "Match",
     "QueueEntry",
     "QueueSocket",

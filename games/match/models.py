@@ -22,6 +22,14 @@ from django.utils.translation import gettext_lazy as _
 SEAT_NUMBERS = (1, 2, 3, 4)
 
 
+class BotLevel(models.TextChoices):
+    """How well a bot plays (``games.bots.LEVELS``): the level is stored with its seat."""
+
+    EASY = "easy", _("easy")
+    NORMAL = "normal", _("normal")
+    STRONG = "strong", _("strong")
+
+
 def team_of_seat(number: int) -> str:
     """Team A holds seats 1 and 3, team B seats 2 and 4 (notation.md)."""
     return "A" if number % 2 else "B"
@@ -63,6 +71,9 @@ class Match(models.Model):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
+        # An uploaded document whose deals the worker is still storing
+        # (games.match.services.store_import_deals): seen by nobody yet.
+        IMPORTING = "importing", _("Being imported")
 
     class Team(models.TextChoices):
         A = "A", _("Team A")
@@ -76,7 +87,7 @@ class Match(models.Model):
 
     mode = models.CharField(_("mode"), max_length=8, choices=Mode, default=Mode.CLASSIC)
     status = models.CharField(
-        _("status"), max_length=8, choices=Status, default=Status.WAITING, db_index=True
+        _("status"), max_length=10, choices=Status, default=Status.WAITING, db_index=True
     )
     play_timer = models.PositiveSmallIntegerField(
         _("play timer (seconds)"), choices=PLAY_TIMER_CHOICES, default=15
@@ -84,6 +95,11 @@ class Match(models.Model):
     is_private = models.BooleanField(_("private"), default=False)
     invite_token = models.CharField(
         _("invite token"), max_length=32, unique=True, default=new_invite_token, editable=False
+    )
+    # When the invite token was issued: it is good for INVITE_MAX_AGE_SECONDS
+    # from then. None when the creator turned the invite link off.
+    invite_issued_at = models.DateTimeField(
+        _("invite link issued"), null=True, blank=True, default=timezone.now
     )
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -172,6 +188,11 @@ class Seat(models.Model):
     # A seated player who left or missed several turns: a bot plays for them
     # until they come back.
     away = models.BooleanField(_("played by a bot while away"), default=False)
+    # How well the bot in this seat plays; also the bot that stands in for an
+    # away player.
+    bot_level = models.CharField(
+        _("bot level"), max_length=8, choices=BotLevel, default=BotLevel.NORMAL
+    )
     missed_turns = models.PositiveSmallIntegerField(_("missed turns in a row"), default=0)
 
     class Meta:
@@ -218,8 +239,12 @@ class Seat(models.Model):
         if self.user is not None:
             return self.user.get_username()
         if self.is_bot:
-            # A name per seat, the same on the table, in replays, history and the admin.
-            return str(_("Bot %(number)s") % {"number": self.number})
+            # A name per seat with its level, the same on the table, in
+            # replays, history and the admin.
+            return str(
+                _("Bot %(number)s (%(level)s)")
+                % {"number": self.number, "level": self.get_bot_level_display()}
+            )
         return str(_("empty"))
 
 
@@ -299,3 +324,102 @@ class DealSnapshot(models.Model):
                 "seq": self.seq,
             }
         )
+
+
+class DealAnalysis(models.Model):
+    """The double-dummy analysis of one finished deal, written by the worker.
+
+    ``plays`` holds one entry per card played (and per Sawa claim), in order:
+    ``step`` (the action's number in the deal, as the replay counts them),
+    ``seat``, ``card`` (None for a claim), ``before`` and ``after`` (the card
+    points each team ends the deal with under best play from there on, as
+    [A, B]), ``best`` (the cards that kept the value, when the one played did
+    not) and ``loss`` (what the play cost its own team). Written only once
+    the deal is over, and rewritten when ``solver_version`` is not
+    ``games.rules.solver.SOLVER_VERSION``; a cache of the log, never its
+    source.
+    """
+
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="analyses"
+    )
+    number = models.PositiveIntegerField(_("deal"))
+    solver_version = models.PositiveSmallIntegerField(_("solver version"))
+    plays = models.JSONField(_("plays"))
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "number"]
+        verbose_name = _("deal analysis")
+        verbose_name_plural = _("deal analyses")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="analysis_unique_deal"),
+        ]
+
+    def __str__(self) -> str:
+        return str(
+            _("Analysis of deal %(number)s of match %(match)s")
+            % {"number": self.number, "match": self.match_id}
+        )
+
+
+class ImportJob(models.Model):
+    """An uploaded ``baloot/1`` document that the worker stores, a few deals at a time.
+
+    The upload is judged by the rules engine in the request (cheap: a
+    bounded document); storing its deals is the worker's
+    (``games.worker.imports``), one short transaction per deal, so an
+    import never holds the database for long. The uploader's page follows
+    ``deals_stored`` until the job is done (``match`` set) or failed
+    (``error`` says why, in the uploader's language).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting for the worker")
+        RUNNING = "running", _("Importing")
+        DONE = "done", _("Imported")
+        FAILED = "failed", _("Failed")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("uploader"),
+        on_delete=models.CASCADE,
+        related_name="import_jobs",
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status, default=Status.QUEUED, db_index=True
+    )
+    # The uploaded text, emptied once the job is over.
+    document = models.TextField(_("document"), blank=True)
+    # The uploader's language when they uploaded: a failure is worded in it.
+    language = models.CharField(_("language"), max_length=16, blank=True)
+    deals_total = models.PositiveIntegerField(_("deals in the document"), default=0)
+    deals_stored = models.PositiveIntegerField(_("deals stored"), default=0)
+    match = models.ForeignKey(
+        Match,
+        verbose_name=_("match"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    error = models.TextField(_("error"), blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
+    # A worker holds the job until then; one that died lets another take over.
+    lease_until = models.DateTimeField(_("held by a worker until"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("import")
+        verbose_name_plural = _("imports")
+
+    def __str__(self) -> str:
+        return str(_("Import %(id)s") % {"id": self.pk})
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:import_job", args=[self.pk])
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)

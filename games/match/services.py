@@ -50,7 +50,7 @@ from games.match.errors import (
     WrongPhase,
 )
 from games.match.event_log import initial_state, load_state
-from games.match.models import SEAT_NUMBERS, DealSnapshot, Event, Match, Seat
+from games.match.models import SEAT_NUMBERS, BotLevel, DealSnapshot, Event, Match, Seat
 from games.match.rule_messages import lazy_rule_message
 
 __all__ = [
@@ -224,14 +224,15 @@ def come_back(user: Any, match: MatchRef) -> Seat:
     return seat
 
 
-def add_bot(user: Any, match: MatchRef, number: int) -> Seat:
-    """Put a bot in an empty seat of a waiting table.
+def add_bot(user: Any, match: MatchRef, number: int, level: str = BotLevel.NORMAL) -> Seat:
+    """Put a bot of ``level`` (easy, normal or strong) in an empty seat of a waiting table.
 
     Raises NotAllowed (anonymous, or neither creator nor seated), InvalidSeat,
-    MatchNotFound, MatchNotWaiting, SeatTaken.
+    InvalidSetting (an unknown level), MatchNotFound, MatchNotWaiting, SeatTaken.
     """
     _require_user(user)
     _check_seat_number(number)
+    _check_bot_level(level)
     with transaction.atomic():
         locked = _lock(match)
         _require_waiting(locked)
@@ -241,7 +242,8 @@ def add_bot(user: Any, match: MatchRef, number: int) -> Seat:
         if not seat.is_empty:
             raise SeatTaken(number=number)
         seat.is_bot = True
-        seat.save(update_fields=["is_bot"])
+        seat.bot_level = level
+        seat.save(update_fields=["is_bot", "bot_level"])
         _announce_seats(locked)
     return seat
 
@@ -319,33 +321,49 @@ def start_match(user: Any, match: MatchRef) -> Outcome:
     return outcome
 
 
-def play_with_bots(user: Any, *, mode: str = Match.Mode.CLASSIC, play_timer: int = 15) -> Outcome:
-    """A new table with ``user`` in seat 1 and bots in the others, started at once.
+def play_with_bots(
+    user: Any,
+    *,
+    mode: str = Match.Mode.CLASSIC,
+    play_timer: int = 15,
+    level: str = BotLevel.NORMAL,
+) -> Outcome:
+    """A new table with ``user`` in seat 1 and bots of ``level`` in the others, started at once.
 
     One transaction, so a failure leaves no half-built table behind. Raises
-    NotAllowed, InvalidSetting.
+    NotAllowed, InvalidSetting (also for an unknown level).
     """
+    _check_bot_level(level)
     with transaction.atomic():
         match = create_match(user, mode=mode, play_timer=play_timer, seat=1)
         for number in (2, 3, 4):
-            add_bot(user, match, number)
+            add_bot(user, match, number, level)
         return start_match(user, match)
 
 
 def open_full_table(
-    people: Mapping[int, Any], *, mode: str, play_timer: int, unrated: bool = False
+    people: Mapping[int, Any],
+    *,
+    mode: str,
+    play_timer: int,
+    unrated: bool = False,
+    bot_levels: Mapping[int, str] | None = None,
 ) -> Outcome:
     """A table with ``people[n]`` in seat n and bots in the other seats, started at once.
 
     For tables nobody opens by hand: a quick match, a rematch. The person in
-    the lowest seat is its creator. Raises NotAllowed (no person, or one not
-    logged in), InvalidSeat, InvalidSetting.
+    the lowest seat is its creator; ``bot_levels[n]`` is the level of the bot
+    in seat n (normal when not given). Raises NotAllowed (no person, or one
+    not logged in), InvalidSeat, InvalidSetting.
     """
     if not people:
         raise NotAllowed()
     for number, person in people.items():
         _check_seat_number(number)
         _require_user(person)
+    levels = dict(bot_levels or {})
+    for level in levels.values():
+        _check_bot_level(level)
     creator = people[min(people)]
     with transaction.atomic():
         match = create_match(creator, mode=mode, play_timer=play_timer, seat=None)
@@ -355,7 +373,8 @@ def open_full_table(
         for seat in Seat.objects.filter(match=match):
             seat.user = people.get(seat.number)
             seat.is_bot = seat.user is None
-            seat.save(update_fields=["user", "is_bot"])
+            seat.bot_level = levels.get(seat.number, BotLevel.NORMAL)
+            seat.save(update_fields=["user", "is_bot", "bot_level"])
         return start_match(creator, match)
 
 
@@ -662,11 +681,12 @@ def _declare_nothing_for_bare_hands(match: Match, state: rules.State) -> rules.S
     replays and the log are unchanged in kind.
     """
     while state.phase is rules.Phase.DECLARING and state.turn is not None:
-        nothing = {"seat": state.turn, "declare": []}
+        seat = state.turn
+        nothing: dict[str, Any] = {"seat": seat, "declare": []}
         if rules.legal_actions(state) != [nothing]:
             break
         state = rules.apply(state, nothing)
-        _append(match, Event.Kind.ACTION, nothing, actor_seat=nothing["seat"])
+        _append(match, Event.Kind.ACTION, nothing, actor_seat=seat)
     return state
 
 
@@ -755,7 +775,10 @@ def _due_action(seat: Seat, state: rules.State) -> tuple[dict[str, Any], bool]:
     recorded action sets already knows whether the seat is now away.
     """
     if seat.is_bot or seat.away:
-        return choose_action(state, seat.number, budget_ms=settings.BOT_DECISION_MS), False
+        action = choose_action(
+            state, seat.number, level=seat.bot_level, budget_ms=settings.BOT_DECISION_MS
+        )
+        return action, False
     seat.missed_turns += 1
     if seat.missed_turns >= MISSED_TURNS_BEFORE_AWAY:
         seat.away = True
@@ -843,6 +866,11 @@ def _check_seat_number(number: object) -> None:
     """Raises InvalidSeat unless ``number`` is 1, 2, 3 or 4."""
     if type(number) is not int or number not in SEAT_NUMBERS:
         raise InvalidSeat()
+
+
+def _check_bot_level(level: object) -> None:
+    if level not in BotLevel.values:
+        raise InvalidSetting(_("Unknown bot level: choose easy, normal or strong."))
 
 
 def _check_expected_seq(expected_seq: object) -> int:

@@ -21,7 +21,7 @@ from games import rules
 from games.match.access import invite_matches, is_host, is_member, may_join, may_run, seat_of
 from games.match.deadlines import seconds_to_act
 from games.match.event_log import load_state
-from games.match.models import Match, Seat
+from games.match.models import BotLevel, Match, Seat
 from games.table.picture import SeatInfo, Table, build_table
 
 logger = logging.getLogger(__name__)
@@ -172,6 +172,7 @@ def table_context(reading: MatchReading, user: Any, *, invite: str = "") -> dict
             full=all(not s.is_empty for s in seats),
             may_sit=mine is None and may_join(match, user, invite),
             invite_url=_invite_url(match) if member and match.is_private else "",
+            bot_levels=BotLevel.choices,
         )
     elif reading.seq:
         context["t"] = table_for(reading, user)

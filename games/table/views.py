@@ -105,10 +105,14 @@ def bot(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a bot to an empty seat, or remove one, before the start."""
     form = BotForm(request.POST)
     if not form.is_valid():
-        return _refused(request, pk, MalformedAction(_("Choose a seat from 1 to 4.")))
+        return _refused(
+            request, pk, MalformedAction(_("Choose a seat from 1 to 4 and a bot level."))
+        )
     number = form.cleaned_data["number"]
-    change = services.add_bot if form.cleaned_data["op"] == "add" else services.remove_bot
-    return _seat_change(request, pk, lambda: change(request.user, pk, number))
+    if form.cleaned_data["op"] == "add":
+        level = form.cleaned_data["level"]
+        return _seat_change(request, pk, lambda: services.add_bot(request.user, pk, number, level))
+    return _seat_change(request, pk, lambda: services.remove_bot(request.user, pk, number))
 
 
 @login_required

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from games.match import broadcast
-from games.worker import due_turns, heartbeat
+from games.worker import analysis, due_turns, heartbeat
 from games.worker.alarm import ALARM, Alarm
 
 logger = logging.getLogger("games.worker")
@@ -39,12 +39,14 @@ Application = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 _next_beat = 0.0
+# Finished deals are analysed in a low-priority process when nothing is due.
+ANALYST = analysis.Analyst()
 
 
 def _pass() -> tuple[int, datetime | None]:
     """One pass, as the separate worker makes it: the heartbeat, the outbox
-    relay, then the due turns. Returns the turns played, and the next
-    deadline when none was."""
+    relay, the due turns, then the deal analysis. Returns the turns played,
+    and the next deadline when none was."""
     global _next_beat
     try:
         if time.monotonic() >= _next_beat:
@@ -52,6 +54,8 @@ def _pass() -> tuple[int, datetime | None]:
             _next_beat = time.monotonic() + heartbeat.BEAT_EVERY
         broadcast.relay_pending()
         played = due_turns.advance_due()
+        # Due turns first: a new analysis starts only after a pass with none.
+        analysis.analyse_safely(ANALYST, idle=not played)
         return played, None if played else due_turns.next_deadline()
     except DatabaseError:
         logger.exception("worker: database error; retrying")

@@ -65,8 +65,8 @@ def public_cards(state: State) -> set[str]:
         seen.add(CARD_STR[state.faceup])
     if state.tricks or state.phase not in LIVE:
         for projects in state.declared:
-            for _, cards in projects or ():
-                seen.update(CARD_STR[c] for c in cards)
+            for _, shown in projects or ():
+                seen.update(CARD_STR[c] for c in shown)
     if state.outcome == "redeal":
         seen.update(CARD_STR[c] for c in cards_of(state.dealt[state.redeal_seat - 1]))
     if state.outcome == "sawa":

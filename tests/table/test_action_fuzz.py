@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
@@ -249,6 +250,7 @@ def fuzz_http(
         )
         htmx: dict[str, Any] = {"HTTP_HX_REQUEST": "true"} if rng.random() < 0.7 else {}
         roll = rng.random()
+        oversized = False
         if roll < 0.85:
             request = build_request(rng, action, seq, garble=True)
             if user is not None and user == table.turn_user and would_be_recorded(table, request):
@@ -264,6 +266,7 @@ def fuzz_http(
                 )
         elif roll < 0.90:
             filler = "x" * rng.choice([4097, 20_000, 3 * 1024 * 1024])
+            oversized = len(filler) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE
             request = ("form", {"action": filler, "expected_seq": "1"})
             response = client.post(url, request[1], **htmx)
         elif roll < 0.93:
@@ -277,17 +280,34 @@ def fuzz_http(
         elif roll < 0.96:
             # A multipart form that carries its CSRF token, so the CSRF check
             # reads the form before the view does.
+            # Sent by that client whoever was drawn: the answer is judged as its.
+            who = "with-csrf"
             request = ("multipart", {"action": json.dumps(action), "expected_seq": str(seq)})
-            csrf_client = clients["with-csrf"]
+            csrf_client = clients[who]
             token = csrf_client.cookies["csrftoken"].value
             response = csrf_client.post(url, {**request[1], "csrfmiddlewaretoken": token})
         else:
             request = (rng.choice(["GET", "PUT", "DELETE", "PATCH"]), b"{}")
             response = client.generic(request[0], url, b"{}", content_type="application/json")
         status = response.status_code
-        if who == "anonymous":
-            if status != 302 or "/accounts/login/" not in response.get("Location", ""):
-                problems.append(f"case {case}: anonymous got {status}")
+        if who.startswith("anonymous"):
+            # Whatever the match, the body or the method: the way to log in,
+            # or, for a browser's unsafe request without a CSRF token, the
+            # CSRF refusal, checked before anything else (a form body too big
+            # to read for its token is refused as such, 400). Never a sign of
+            # whether the match exists or what the action would have done.
+            to_log_in = status == 302 and response.get("Location", "").startswith(
+                f"{reverse('accounts:login')}?next="
+            )
+            refused = (
+                who == "anonymous-no-csrf"
+                and request[0] != "GET"
+                and (
+                    (status == 403 and b"CSRF" in response.content) or (status == 400 and oversized)
+                )
+            )
+            if not (to_log_in or refused):
+                problems.append(f"case {case} ({who}, {request[0]}): status {status}")
         elif status not in REFUSALS:
             problems.append(
                 f"case {case} ({who}, match {match_id}, {request!r}): status {status}: "
@@ -321,6 +341,9 @@ def test_bad_actions_at_the_endpoint_change_nothing_and_never_fail(
         seated[name] = user if name != "outsider" else None
     clients["anonymous"] = Client()
     seated["anonymous"] = None
+    # A visitor's browser, whose unsafe requests carry no CSRF token.
+    clients["anonymous-no-csrf"] = Client(enforce_csrf_checks=True)
+    seated["anonymous-no-csrf"] = None
     # Without its CSRF token, a logged-in browser's post is refused (403).
     forged = Client(enforce_csrf_checks=True)
     forged.force_login(players[1])

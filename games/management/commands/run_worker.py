@@ -24,7 +24,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
 
 from games.match import broadcast
-from games.worker import alarm, due_turns, heartbeat
+from games.worker import alarm, analysis, due_turns, heartbeat
 from games.worker.chores import Chores
 
 logger = logging.getLogger("games.worker")
@@ -43,6 +43,12 @@ class Command(BaseCommand):
             help="Make one pass over the due turns, print how many were played, and exit.",
         )
         parser.add_argument(
+            "--analyse",
+            action="store_true",
+            help="Analyse every finished deal that has no current analysis here and now, "
+            "print how many, and exit.",
+        )
+        parser.add_argument(
             "--interval",
             type=float,
             default=None,
@@ -50,6 +56,13 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["analyse"]:
+            skip: set[tuple[int, int]] = set()
+            done = 0
+            while analysis.analyse_next(skip) is not None:
+                done += 1
+            self.stdout.write(f"{done} deals analysed.")
+            return
         if options["once"]:
             heartbeat.beat()
             broadcast.relay_pending()
@@ -79,6 +92,8 @@ class Command(BaseCommand):
             ).start()
         # Expired waiting tables and sessions (games.worker.chores).
         self.chores = Chores()
+        # Finished deals, analysed in a low-priority process when nothing is due.
+        self.analyst = analysis.Analyst()
         while not stop.is_set():
             played = self._pass()
             # Busy tables are served again at once; an idle worker sleeps
@@ -87,6 +102,7 @@ class Command(BaseCommand):
             # more than a moment.
             if not played:
                 alarm.ALARM.sleep(self._next_deadline(), min(interval, RELAY_POLL), stop)
+        self.analyst.close()
         connection.close()
         logger.info("worker: stopped")
 
@@ -105,7 +121,8 @@ class Command(BaseCommand):
 
     def _pass(self) -> int:
         """One pass: the heartbeat (giving back an outage's time first), the outbox
-        relay, then advance_due; a database failure is logged and retried later.
+        relay, advance_due, the chores, then the deal analysis; a database
+        failure is logged and retried later.
         """
         close_old_connections()
         try:
@@ -115,6 +132,8 @@ class Command(BaseCommand):
             broadcast.relay_pending()
             played = due_turns.advance_due()
             self.chores.run_due()
+            # Due turns first: a new analysis starts only after a pass with none.
+            analysis.analyse_safely(self.analyst, idle=not played)
             return played
         except DatabaseError:
             logger.exception("worker: database error; retrying")
