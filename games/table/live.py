@@ -187,7 +187,8 @@ def version_of(reading: MatchReading) -> tuple[Any, ...]:
     seats = tuple(
         (n, seat.user_id, seat.is_bot, seat.away) for n, seat in sorted(reading.seats.items())
     )
-    return (reading.seq, match.status, match.deadline, match.deal_commitment, seats)
+    invite = (match.invite_token, match.invite_issued_at)
+    return (reading.seq, match.status, match.deadline, match.deal_commitment, seats, invite)
 
 
 @dataclass
