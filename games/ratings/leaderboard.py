@@ -96,8 +96,10 @@ def own_rank(user: Any, mode: str, period: str) -> OwnRank | None:
     mine = board(mode, period).filter(user=user).first()
     if mine is None:
         return None
+    # display >= mine bounds the index range; the Q settles ties by user.
     ahead = (
         board(mode, period)
+        .filter(display__gte=mine.display)
         .filter(Q(display__gt=mine.display) | Q(display=mine.display, user_id__lt=user.pk))
         .count()
     )
