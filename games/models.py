@@ -8,7 +8,16 @@ through this module, so moving the models changed no migration.
 from __future__ import annotations
 
 from games.match.broadcast import Announcement
-from games.match.models import DealSnapshot, Event, ImportJob, Match, Seat, new_invite_token
+from games.match.models import (
+    DealAnalysis,
+    DealSnapshot,
+    Event,
+    ImportJob,
+    Match,
+    Seat,
+    new_invite_token,
+)
+from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
 from games.social.models import (
     ChatBan,
     ChatMessage,
@@ -26,12 +35,17 @@ __all__ = [
     "ChatMessage",
     "ChatMute",
     "ChatReport",
+    "DealAnalysis",
     "DealSnapshot",
     "Event",
     "ImportJob",
     "Match",
+    "PlayerRating",
+    "PlayerStats",
     "QueueEntry",
     "QueueSocket",
+    "RatedMatch",
+    "RatedSeat",
     "RematchOffer",
     "Seat",
     "WorkerHeartbeat",

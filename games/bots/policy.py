@@ -72,9 +72,13 @@ def decide(
         raise ValueError(f"unknown bot level {level!r}")
     if not view["legal"]:
         raise ValueError("this seat has nothing to decide")
-    if level == "easy" or view["phase"] != "playing":
-        return _DECIDERS[view["phase"]](view)
     history = history or {"faceup": None, "plays": []}
+    if level == "easy" or view["phase"] != "playing":
+        chosen = _DECIDERS[view["phase"]](view)
+        if level != "strong":
+            return chosen
+        rng = random.Random(json.dumps([view["seat"], view["hand"], view["bids"], view["calls"]]))
+        return strong.decide_before_play(view, history, budget_ms, rng, chosen)
     memory = remember(view, history)
     if level == "normal":
         return normal.play(view, memory)

@@ -10,14 +10,16 @@ deal, where one exact solve costs about a second, it plays as ``normal``.
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from typing import Any
 
 from games.rules import solver
 from games.rules.cards import CARD_OF
 
-from . import normal
+from . import normal, rollout
 from .choice import pick
 from .memory import Memory
 from .sampling import sample_hands
@@ -79,3 +81,42 @@ def _position(view: View, memory: Memory, hands: dict[int, list[str]]) -> solver
         "SHDC".index(trump) if trump else -1,
         bool(contract.get("lock")),
     )
+
+
+# Before the first card the easy bot's choice stands unless another action
+# beats it clearly on the same random deals: by ``MARGIN`` game points plus
+# ``Z`` standard errors of the mean difference.
+MARGIN = 1.0
+Z = 2.0
+MIN_DEALS = 8
+MAX_DEALS = 400
+
+
+def decide_before_play(
+    view: View,
+    history: dict[str, Any],
+    budget_ms: float,
+    rng: random.Random,
+    heuristic: dict[str, Any],
+) -> dict[str, Any]:
+    """A bid, call or declaration chosen by Monte Carlo evaluation (``rollout``)."""
+    start = time.perf_counter()
+    candidates = list(view["legal"])
+    if len(candidates) < 2 or heuristic.get("redeal") or heuristic not in candidates:
+        return heuristic
+    deadline = start + budget_ms / 1000 * BUDGET_SHARE
+    outcomes = rollout.evaluate(view, history, candidates, deadline, rng, MAX_DEALS)
+    base = outcomes[candidates.index(heuristic)]
+    deals = len(base)
+    if deals < MIN_DEALS:
+        return heuristic
+    best, best_low = heuristic, 0.0
+    for action, values in zip(candidates, outcomes, strict=True):
+        if action is heuristic:
+            continue
+        diffs = [v - b for v, b in zip(values, base, strict=True)]
+        mean = statistics.fmean(diffs)
+        low = mean - Z * statistics.stdev(diffs) / math.sqrt(deals) - MARGIN
+        if low > best_low:
+            best, best_low = action, low
+    return best

@@ -8,8 +8,9 @@ N-th action; the last step is the scored deal.
 
 A deal that the fold does not find finished is never returned, whatever
 number is asked for: the current deal of a running match, the unfinished
-last deal of an aborted one, or a deal that does not exist. This check is the
-only door to a replay, so no URL can show the hands of a deal in progress.
+last deal of an aborted one, or a deal that does not exist. This check
+(``games.match.finished_deals``) is the only door to a replay, so no URL can
+show the hands of a deal in progress.
 """
 
 from __future__ import annotations
@@ -18,10 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import rules
-from games.match.event_log import apply_event, initial_state
+from games.match import finished_deals
 from games.match.models import Event, Match
-
-OVER = frozenset({rules.Phase.ROUND_OVER, rules.Phase.MATCH_OVER})
 
 
 @dataclass(frozen=True)
@@ -82,30 +81,9 @@ def finished_deal(match: Match, number: int) -> DealReplay | None:
 
     Raises LogError if the stored log does not replay.
     """
-    if number < 1:
+    found = finished_deals.finished_deal(match, number)
+    if found is None:
         return None
-    deal_seqs = list(
-        Event.objects.filter(match=match, kind=Event.Kind.DEAL)
-        .order_by("seq")
-        .values_list("seq", flat=True)
+    return DealReplay(
+        number=found.number, deal=found.deal, actions=found.actions, states=found.states
     )
-    if number > len(deal_seqs):
-        return None
-    events = Event.objects.filter(match=match).order_by("seq")
-    if number < len(deal_seqs):
-        events = events.filter(seq__lt=deal_seqs[number])
-    state = initial_state(match)
-    deal: dict[str, Any] = {}
-    actions: list[dict[str, Any]] = []
-    states: list[rules.State] = []
-    for event in events:
-        state = apply_event(state, event)
-        if event.seq == deal_seqs[number - 1]:
-            deal = dict(event.payload["deal"])
-            states.append(state)
-        elif states and event.kind == Event.Kind.ACTION:
-            actions.append(dict(event.payload))
-            states.append(state)
-    if not states or state.phase not in OVER:
-        return None
-    return DealReplay(number=number, deal=deal, actions=tuple(actions), states=tuple(states))

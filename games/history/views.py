@@ -30,9 +30,11 @@ from games.history.replay import finished_deal
 from games.history.replay_page import replay_step
 from games.match.access import may_see
 from games.match.event_log import load_state
-from games.match.models import Match, Seat
+from games.match.models import ImportJob, Match, Seat
 
 STEP = re.compile(r"[0-9]{1,5}")
+# How often the page of an import in progress reloads itself.
+IMPORT_REFRESH_SECONDS = 2
 
 
 @login_required
@@ -125,22 +127,48 @@ def export_notation(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @ratelimit(group="imports", key="user", rate=rate("IMPORTS"), method="POST")
 def import_notation(request: HttpRequest) -> HttpResponse:
-    """Upload a ``baloot/1`` document; a valid one becomes an imported match."""
+    """Upload a ``baloot/1`` document; a valid one is queued, and its page follows the import."""
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST":
-        match = import_upload(request.user, form)
-        if match is not None:
-            messages.success(
-                request,
-                _("The match was imported. Anyone with this page's link can replay it."),
-            )
-            return redirect(page_url("games:detail", [match.pk], {"invite": match.invite_token}))
-    imported = Match.objects.filter(creator_id=request.user.pk, imported=True)
+        job = import_upload(request.user, form)
+        if job is not None:
+            return redirect(job.get_absolute_url())
+    imported = Match.objects.filter(
+        creator_id=request.user.pk, imported=True, status=Match.Status.FINISHED
+    )
+    running = (ImportJob.Status.QUEUED, ImportJob.Status.RUNNING)
+    pending = ImportJob.objects.filter(status__in=running, user__pk=request.user.pk or 0)
     return render(
         request,
         "games/import.html",
-        {"form": form, "imported": imported.order_by("-created_at")[:PAGE_SIZE]},
+        {
+            "form": form,
+            "imported": imported.order_by("-created_at")[:PAGE_SIZE],
+            "pending": pending.order_by("created_at")[:PAGE_SIZE],
+        },
     )
+
+
+@login_required
+@require_GET
+def import_job(request: HttpRequest, pk: int) -> HttpResponse:
+    """An upload being stored by the worker: "importing…", then the match, or why it failed.
+
+    Only its uploader sees it; the page reloads itself every few seconds
+    while the worker works (a refresh header, no script).
+    """
+    job = get_object_or_404(ImportJob, pk=pk, user__pk=request.user.pk)
+    if job.status == ImportJob.Status.DONE and job.match is not None:
+        match = job.match
+        messages.success(
+            request,
+            _("The match was imported. Anyone with this page's link can replay it."),
+        )
+        return redirect(page_url("games:detail", [match.pk], {"invite": match.invite_token}))
+    response = render(request, "games/import_job.html", {"job": job})
+    if not job.is_over:
+        response["Refresh"] = str(IMPORT_REFRESH_SECONDS)
+    return response
 
 
 def _viewable(request: HttpRequest, pk: int) -> tuple[Match, list[Seat], dict[str, str]]:

@@ -22,6 +22,14 @@ from django.utils.translation import gettext_lazy as _
 SEAT_NUMBERS = (1, 2, 3, 4)
 
 
+class BotLevel(models.TextChoices):
+    """How well a bot plays (``games.bots.LEVELS``): the level is stored with its seat."""
+
+    EASY = "easy", _("easy")
+    NORMAL = "normal", _("normal")
+    STRONG = "strong", _("strong")
+
+
 def team_of_seat(number: int) -> str:
     """Team A holds seats 1 and 3, team B seats 2 and 4 (notation.md)."""
     return "A" if number % 2 else "B"
@@ -180,6 +188,11 @@ class Seat(models.Model):
     # A seated player who left or missed several turns: a bot plays for them
     # until they come back.
     away = models.BooleanField(_("played by a bot while away"), default=False)
+    # How well the bot in this seat plays; also the bot that stands in for an
+    # away player.
+    bot_level = models.CharField(
+        _("bot level"), max_length=8, choices=BotLevel, default=BotLevel.NORMAL
+    )
     missed_turns = models.PositiveSmallIntegerField(_("missed turns in a row"), default=0)
 
     class Meta:
@@ -226,8 +239,12 @@ class Seat(models.Model):
         if self.user is not None:
             return self.user.get_username()
         if self.is_bot:
-            # A name per seat, the same on the table, in replays, history and the admin.
-            return str(_("Bot %(number)s") % {"number": self.number})
+            # A name per seat with its level, the same on the table, in
+            # replays, history and the admin.
+            return str(
+                _("Bot %(number)s (%(level)s)")
+                % {"number": self.number, "level": self.get_bot_level_display()}
+            )
         return str(_("empty"))
 
 
@@ -306,6 +323,43 @@ class DealSnapshot(models.Model):
                 "match": self.match_id,
                 "seq": self.seq,
             }
+        )
+
+
+class DealAnalysis(models.Model):
+    """The double-dummy analysis of one finished deal, written by the worker.
+
+    ``plays`` holds one entry per card played (and per Sawa claim), in order:
+    ``step`` (the action's number in the deal, as the replay counts them),
+    ``seat``, ``card`` (None for a claim), ``before`` and ``after`` (the card
+    points each team ends the deal with under best play from there on, as
+    [A, B]), ``best`` (the cards that kept the value, when the one played did
+    not) and ``loss`` (what the play cost its own team). Written only once
+    the deal is over, and rewritten when ``solver_version`` is not
+    ``games.rules.solver.SOLVER_VERSION``; a cache of the log, never its
+    source.
+    """
+
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="analyses"
+    )
+    number = models.PositiveIntegerField(_("deal"))
+    solver_version = models.PositiveSmallIntegerField(_("solver version"))
+    plays = models.JSONField(_("plays"))
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "number"]
+        verbose_name = _("deal analysis")
+        verbose_name_plural = _("deal analyses")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="analysis_unique_deal"),
+        ]
+
+    def __str__(self) -> str:
+        return str(
+            _("Analysis of deal %(number)s of match %(match)s")
+            % {"number": self.number, "match": self.match_id}
         )
 
 

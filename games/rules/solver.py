@@ -302,14 +302,13 @@ class _Solver:
     def solve(self, position: Position) -> int:
         """The points team A takes from the current trick on (this trick included)."""
         hands, leader, trick, top, top_at = self._start(position)
-        if trick:
-            return self._card(hands, leader, trick, top, top_at, -_INFINITY, _INFINITY, None)
-        return self._trick(hands, leader, -_INFINITY, _INFINITY)
+        return self._bisect(hands, leader, trick, top, top_at, self.remaining(position))
 
     def children(self, position: Position) -> list[tuple[int, int]]:
         """(card, points team A takes) for every card the seat to act may play,
         the points counted from the start of the current trick."""
         hands, leader, trick, top, top_at = self._start(position)
+        total = self.remaining(position)
         seat = position.turn - 1
         playable = legal_cards(hands[seat], position.trick, self.trump, self.lock)
         out = []
@@ -321,13 +320,46 @@ class _Solver:
             p = self.power[card] if suit == trick[0] >> 3 or suit == self.trump else -1
             t, t_at = (p, k) if p > top else (top, top_at)
             if k == 3:
-                v = self._finish(hands, leader, trick, t_at, -_INFINITY, _INFINITY)
+                v = self._bisect_finish(hands, leader, trick, t_at, total)
             else:
-                v = self._card(hands, leader, trick, t, t_at, -_INFINITY, _INFINITY, None)
+                v = self._bisect(hands, leader, trick, t, t_at, total)
             trick.pop()
             hands[seat] ^= 1 << card
             out.append((card, v))
         return out
+
+    def _bisect(
+        self, hands: list[int], leader: int, trick: list[int], top: int, top_at: int, total: int
+    ) -> int:
+        """The exact value by zero-window searches: each one only answers "at
+        least ``beta``?", which prunes far more than a full window, and the
+        table keeps what earlier ones proved. ``total`` bounds the value."""
+        low, high = 0, total
+        while low < high:
+            beta = (low + high + 1) // 2
+            if trick:
+                v = self._card(hands, leader, trick, top, top_at, beta - 1, beta, None)
+            else:
+                v = self._trick(hands, leader, beta - 1, beta)
+            if v >= beta:
+                low = v
+            else:
+                high = v
+        return low
+
+    def _bisect_finish(
+        self, hands: list[int], leader: int, trick: list[int], top_at: int, total: int
+    ) -> int:
+        """``_bisect`` for a complete trick (``_finish``)."""
+        low, high = 0, total
+        while low < high:
+            beta = (low + high + 1) // 2
+            v = self._finish(hands, leader, trick, top_at, beta - 1, beta)
+            if v >= beta:
+                low = v
+            else:
+                high = v
+        return low
 
     def _finish(
         self, hands: list[int], leader: int, trick: list[int], top_at: int, alpha: int, beta: int

@@ -86,7 +86,12 @@ def accept(user: Any, match_id: int) -> RematchOffer:
         agreed = set(offer.accepted.values_list("pk", flat=True))
         if {person.pk for person in people.values()} <= agreed:
             outcome = services.open_full_table(
-                people, mode=match.mode, play_timer=match.play_timer, unrated=match.unrated
+                people,
+                mode=match.mode,
+                play_timer=match.play_timer,
+                unrated=match.unrated,
+                # A bot in the rematch plays as well as the one it replaces.
+                bot_levels={seat.number: seat.bot_level for seat in seats if seat.is_bot},
             )
             offer.new_match = outcome.match
             offer.save(update_fields=["new_match"])

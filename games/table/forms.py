@@ -5,7 +5,27 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.match.models import Match
+from games.match.models import BotLevel, Match
+
+
+def level_field() -> forms.ChoiceField:
+    """How well the bots play: easy, normal (the default) or strong."""
+    return forms.ChoiceField(
+        label=_("Bot level"),
+        choices=BotLevel.choices,
+        initial=BotLevel.NORMAL,
+        required=False,
+        widget=forms.RadioSelect,
+    )
+
+
+class PlayNowForm(forms.Form):
+    """Play now: the level of the three bots."""
+
+    level = level_field()
+
+    def clean_level(self) -> str:
+        return self.cleaned_data["level"] or BotLevel.NORMAL
 
 
 class NewTableForm(forms.Form):
@@ -48,3 +68,7 @@ class BotForm(forms.Form):
         label=_("Seat"), choices=[(n, str(n)) for n in (1, 2, 3, 4)], coerce=int
     )
     op = forms.ChoiceField(choices=[("add", _("Add a bot")), ("remove", _("Remove the bot"))])
+    level = level_field()
+
+    def clean_level(self) -> str:
+        return self.cleaned_data["level"] or BotLevel.NORMAL

@@ -167,10 +167,16 @@ def _out_of_band(name: str, html: str) -> str:
 
 
 def draw(reading: MatchReading, user: Any, *, invite: str = "", language: str) -> Picture:
-    """The table region for ``user`` at ``reading``, drawn as parts."""
-    context = table_context(reading, user, invite=invite)
-    context["csrf_field"] = mark_safe(CSRF_MARK)
+    """The table region for ``user`` at ``reading``, drawn as parts, all in ``language``.
+
+    The context is built in the viewer's language too: the display layer
+    translates its labels and status lines as it builds them, so a picture
+    drawn for one viewer in a process whose active language is another's
+    must not pick up that other language.
+    """
     with translation.override(language):
+        context = table_context(reading, user, invite=invite)
+        context["csrf_field"] = mark_safe(CSRF_MARK)
         drawn = render_to_string(f"{TEMPLATE}#parts", context)
     parts: dict[str, str] = {}
     digests: dict[str, str] = {}
@@ -216,7 +222,8 @@ def version_of(reading: MatchReading) -> tuple[Any, ...]:
     seats = tuple(
         (n, seat.user_id, seat.is_bot, seat.away) for n, seat in sorted(reading.seats.items())
     )
-    return (reading.seq, match.status, match.deadline, match.deal_commitment, seats)
+    invite = (match.invite_token, match.invite_issued_at)
+    return (reading.seq, match.status, match.deadline, match.deal_commitment, seats, invite)
 
 
 @dataclass

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.decorators import ratelimit
@@ -15,7 +16,7 @@ from accounts.limits import rate
 from games.match import services
 from games.match.errors import ServiceError
 from games.match.models import Match, Seat
-from games.table.forms import NewTableForm
+from games.table.forms import NewTableForm, PlayNowForm
 
 TEMPLATE = "games/lobby.html"
 # Enough tables to choose from without turning the lobby into a long page.
@@ -54,6 +55,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if request.htmx:  # type: ignore[attr-defined]
         return render(request, f"{TEMPLATE}#tables", context)
     context["form"] = NewTableForm()
+    context["play_now_form"] = PlayNowForm()
     return render(request, TEMPLATE, context)
 
 
@@ -61,9 +63,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_POST
 @ratelimit(group="bot_matches", key="user", rate=rate("BOT_MATCHES"))
 def play_now(request: HttpRequest) -> HttpResponse:
-    """One click: a table with three bots that starts at once."""
+    """One click: a table with three bots of the chosen level that starts at once."""
+    form = PlayNowForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Unknown bot level: choose easy, normal or strong."))
+        return redirect("play:lobby")
     try:
-        outcome = services.play_with_bots(request.user)
+        outcome = services.play_with_bots(request.user, level=form.cleaned_data["level"])
     except ServiceError as error:
         messages.error(request, str(error))
         return redirect("play:lobby")
@@ -79,6 +85,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         context = lobby_context(request)
         context["form"] = form
+        context["play_now_form"] = PlayNowForm()
         return render(request, TEMPLATE, context, status=400)
     try:
         match = services.create_match(

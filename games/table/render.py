@@ -19,10 +19,19 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import rules
-from games.match.access import invite_matches, is_host, is_member, may_join, may_run, seat_of
+from games.match.access import (
+    invite_expiry,
+    invite_live,
+    invite_matches,
+    is_host,
+    is_member,
+    may_join,
+    may_run,
+    seat_of,
+)
 from games.match.deadlines import seconds_to_act
 from games.match.event_log import load_state
-from games.match.models import Match, Seat
+from games.match.models import BotLevel, Match, Seat
 from games.table.picture import SeatInfo, Table, build_table
 
 logger = logging.getLogger(__name__)
@@ -168,11 +177,16 @@ def table_context(reading: MatchReading, user: Any, *, invite: str = "") -> dict
     }
     if match.status == Match.Status.WAITING:
         seats = waiting_room(reading, user)
+        shared = member and match.is_private
         context.update(
             waiting=seats,
             full=all(not s.is_empty for s in seats),
             may_sit=mine is None and may_join(match, user, invite),
-            invite_url=_invite_url(match) if member and match.is_private else "",
+            invite_url=_invite_url(match) if shared and invite_live(match) else "",
+            invite_until=invite_expiry(match) if shared else None,
+            invite_off=shared and not invite_live(match),
+            invite_op=reverse("play:invite", args=[match.pk]),
+            bot_levels=BotLevel.choices,
         )
     elif reading.seq:
         context["t"] = table_for(reading, user)

@@ -105,10 +105,14 @@ def bot(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a bot to an empty seat, or remove one, before the start."""
     form = BotForm(request.POST)
     if not form.is_valid():
-        return _refused(request, pk, MalformedAction(_("Choose a seat from 1 to 4.")))
+        return _refused(
+            request, pk, MalformedAction(_("Choose a seat from 1 to 4 and a bot level."))
+        )
     number = form.cleaned_data["number"]
-    change = services.add_bot if form.cleaned_data["op"] == "add" else services.remove_bot
-    return _seat_change(request, pk, lambda: change(request.user, pk, number))
+    if form.cleaned_data["op"] == "add":
+        level = form.cleaned_data["level"]
+        return _seat_change(request, pk, lambda: services.add_bot(request.user, pk, number, level))
+    return _seat_change(request, pk, lambda: services.remove_bot(request.user, pk, number))
 
 
 @login_required
@@ -138,6 +142,24 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
 def come_back(request: HttpRequest, pk: int) -> HttpResponse:
     """Take one's seat back from the bot that played it."""
     return _seat_change(request, pk, lambda: services.come_back(request.user, pk))
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, pk: int) -> HttpResponse:
+    """The creator issues a new invite link (``op=new``; the old one stops working) or
+    turns it off (``op=off``), then is back on the table, or the match page (``back=match``).
+    """
+    op = request.POST.get("op", "")
+    if op not in ("new", "off"):
+        return _refused(request, pk, MalformedAction(_("Choose a new link or no link.")))
+    try:
+        services.reissue_invite(request.user, pk, on=op == "new")
+    except ServiceError as error:
+        return _refused(request, pk, error)
+    if request.POST.get("back") == "match":
+        return redirect(reverse("games:detail", args=[pk]))
+    return redirect(_page_url(pk, ""))
 
 
 def _action_input(request: HttpRequest) -> tuple[Any, Any]:

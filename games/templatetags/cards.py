@@ -25,18 +25,19 @@ CARD = "games/shared/card.html"
 CARD_FACE = "games/shared/card_face.html"
 
 
-def _render(name: str, face: CardFace) -> SafeString:
+def _render(name: str, face: CardFace, mini: bool = False) -> SafeString:
     # The line break that ends the template file is no part of the card.
-    return mark_safe(render_to_string(name, {"face": face}).replace("\n", ""))
+    html = render_to_string(name, {"face": face, "mini": mini})
+    return mark_safe(html.replace("\n", ""))
 
 
 _cached = lru_cache(maxsize=2048)(_render)
 
 
 @register.simple_tag
-def card(face: CardFace) -> SafeString:
-    """The card ``face`` as ``games/shared/card.html`` draws it."""
-    return _render(CARD, face) if settings.DEBUG else _cached(CARD, face)
+def card(face: CardFace, mini: bool = False) -> SafeString:
+    """The card ``face`` as ``games/shared/card.html`` draws it (``mini``: its corner alone)."""
+    return _render(CARD, face, mini) if settings.DEBUG else _cached(CARD, face, mini)
 
 
 @register.simple_tag

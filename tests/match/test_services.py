@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from games.match import services
 from games.match.broadcast import match_group
 from games.match.errors import ServiceError
 from games.match.models import DealSnapshot, Event, Match, Seat
+from games.rules.cards import CARD_STR, cards_of
 from tests.support.drivers import Table
 
 pytestmark = pytest.mark.django_db
@@ -213,12 +215,27 @@ def test_events_announce_themselves_on_commit_without_hidden_cards(
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(match_group(table.outcome.match.pk), channel)
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        table.act({"bid": "pass"})
-    assert len(callbacks) == 1
-    message = async_to_sync(layer.receive)(channel)
-    assert message == {"type": "match.event", "match": table.outcome.match.pk, "seq": 2}
-    assert json.loads(json.dumps(message)) == message
+    hands = [cards_of(hand) for hand in table.state.hands]
+    revisions = []
+    for seq in (2, 3):
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            table.act({"bid": "pass"})
+        assert len(callbacks) == 1
+        message = async_to_sync(layer.receive)(channel)
+        # "Match M is at event N", and a revision naming this change: nothing else.
+        assert set(message) == {"type", "match", "seq", "rev"}
+        assert message["type"] == "match.event"
+        assert message["match"] == table.outcome.match.pk
+        assert message["seq"] == seq
+        # The revision is a random token, not drawn from the state: it tells
+        # one change from another at the same event number and says nothing
+        # about the cards.
+        assert re.fullmatch(r"[0-9a-f]{12}", message["rev"])
+        revisions.append(message["rev"])
+        text = json.dumps(message)
+        assert json.loads(text) == message
+        assert not any(CARD_STR[card] in text for hand in hands for card in hand)
+    assert revisions[0] != revisions[1]
 
 
 def test_an_action_that_ends_a_deal_announces_the_new_deal_once(

@@ -2,7 +2,8 @@
 
 Thousands of seeded random requests: random JSON and bytes, wrong types,
 wrong seats, wrong phases, stale move numbers, other users, strangers,
-anonymous visitors, wrong methods, oversized bodies, missing CSRF tokens.
+anonymous visitors, wrong methods, oversized bodies, missing CSRF tokens,
+and one account opening 200 sockets to one table.
 Each is built to be refused — one that the rules engine would accept from
 the seat to act at the current move number is made stale first, so the
 test can demand that nothing changes. Then: no answer is a 5xx, nothing is
@@ -21,10 +22,13 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from baloot_site.asgi import application
 from games import rules
 from games.match import services
 from games.match.action_input import clean_action
@@ -33,7 +37,7 @@ from games.match.event_log import load_state
 from games.match.models import Match
 from tests.support.drivers import Driver, seat_everyone
 from tests.support.log_check import stored
-from tests.table.live import close_all, seq_of, socket_for
+from tests.table.live import HOST, ORIGIN, close_all, seq_of, session_cookie, socket_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -249,6 +253,7 @@ def fuzz_http(
         )
         htmx: dict[str, Any] = {"HTTP_HX_REQUEST": "true"} if rng.random() < 0.7 else {}
         roll = rng.random()
+        oversized = False
         if roll < 0.85:
             request = build_request(rng, action, seq, garble=True)
             if user is not None and user == table.turn_user and would_be_recorded(table, request):
@@ -264,6 +269,7 @@ def fuzz_http(
                 )
         elif roll < 0.90:
             filler = "x" * rng.choice([4097, 20_000, 3 * 1024 * 1024])
+            oversized = len(filler) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE
             request = ("form", {"action": filler, "expected_seq": "1"})
             response = client.post(url, request[1], **htmx)
         elif roll < 0.93:
@@ -277,17 +283,34 @@ def fuzz_http(
         elif roll < 0.96:
             # A multipart form that carries its CSRF token, so the CSRF check
             # reads the form before the view does.
+            # Sent by that client whoever was drawn: the answer is judged as its.
+            who = "with-csrf"
             request = ("multipart", {"action": json.dumps(action), "expected_seq": str(seq)})
-            csrf_client = clients["with-csrf"]
+            csrf_client = clients[who]
             token = csrf_client.cookies["csrftoken"].value
             response = csrf_client.post(url, {**request[1], "csrfmiddlewaretoken": token})
         else:
             request = (rng.choice(["GET", "PUT", "DELETE", "PATCH"]), b"{}")
             response = client.generic(request[0], url, b"{}", content_type="application/json")
         status = response.status_code
-        if who == "anonymous":
-            if status != 302 or "/accounts/login/" not in response.get("Location", ""):
-                problems.append(f"case {case}: anonymous got {status}")
+        if who.startswith("anonymous"):
+            # Whatever the match, the body or the method: the way to log in,
+            # or, for a browser's unsafe request without a CSRF token, the
+            # CSRF refusal, checked before anything else (a form body too big
+            # to read for its token is refused as such, 400). Never a sign of
+            # whether the match exists or what the action would have done.
+            to_log_in = status == 302 and response.get("Location", "").startswith(
+                f"{reverse('accounts:login')}?next="
+            )
+            refused = (
+                who == "anonymous-no-csrf"
+                and request[0] != "GET"
+                and (
+                    (status == 403 and b"CSRF" in response.content) or (status == 400 and oversized)
+                )
+            )
+            if not (to_log_in or refused):
+                problems.append(f"case {case} ({who}, {request[0]}): status {status}")
         elif status not in REFUSALS:
             problems.append(
                 f"case {case} ({who}, match {match_id}, {request!r}): status {status}: "
@@ -321,6 +344,9 @@ def test_bad_actions_at_the_endpoint_change_nothing_and_never_fail(
         seated[name] = user if name != "outsider" else None
     clients["anonymous"] = Client()
     seated["anonymous"] = None
+    # A visitor's browser, whose unsafe requests carry no CSRF token.
+    clients["anonymous-no-csrf"] = Client(enforce_csrf_checks=True)
+    seated["anonymous-no-csrf"] = None
     # Without its CSRF token, a logged-in browser's post is refused (403).
     forged = Client(enforce_csrf_checks=True)
     forged.force_login(players[1])
@@ -398,5 +424,66 @@ async def test_garbage_on_the_table_socket_changes_nothing_and_never_breaks_it(
     finally:
         await close_all(socket for _table, socket in sockets)
     assert [await database_sync_to_async(stored)(t.match_id) for t in tables] == before
+    errors = [r for r in log_records if r.levelno >= logging.ERROR or r.exc_info]
+    assert errors == [], [r.getMessage() for r in errors[:5]]
+
+
+@pytest.mark.asyncio
+async def test_two_hundred_sockets_of_one_user_hit_the_cap_and_break_nothing(
+    players: dict[int, User], settings: Any, log_records: list[logging.LogRecord]
+):
+    """One account opens 200 sockets to one table: TABLE_SOCKETS_PER_USER of them are
+    served, every other one is closed at once with 4429, and the table, the other
+    players' sockets and the user's own served sockets go on as before."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    outcome = await database_sync_to_async(
+        lambda: services.start_match(players[1], seat_everyone(players))
+    )()
+    match_id, seq = outcome.match.pk, outcome.match.seq
+    cookie = await database_sync_to_async(session_cookie)(players[2])
+    path = f"/ws/match/{match_id}/"
+
+    def flooder_socket() -> WebsocketCommunicator:
+        return WebsocketCommunicator(application, path, headers=[HOST, ORIGIN, (b"cookie", cookie)])
+
+    served, refused = [], 0
+    other = await socket_for(match_id, players[3])
+    try:
+        assert (await other.connect(timeout=10))[0]
+        assert seq_of(await other.receive_from()) == seq
+        for _ in range(200):
+            socket = flooder_socket()
+            assert (await socket.connect(timeout=10))[0]
+            first = await socket.receive_output(timeout=10)
+            if first["type"] == "websocket.close":
+                assert first["code"] == 4429
+                refused += 1
+                await socket.wait()
+            else:
+                assert seq_of(first["text"]) == seq
+                served.append(socket)
+        assert len(served) == settings.TABLE_SOCKETS_PER_USER
+        assert refused == 200 - settings.TABLE_SOCKETS_PER_USER
+        print(
+            f"200 sockets of one user: {len(served)} served, {refused} refused with 4429 "
+            f"(TABLE_SOCKETS_PER_USER={settings.TABLE_SOCKETS_PER_USER})"
+        )
+        # The table still moves, and every served socket hears of it.
+        driver = Driver(outcome, seed=SEED)
+        await database_sync_to_async(driver.step)()
+        moved = await database_sync_to_async(lambda: Match.objects.get(pk=match_id).seq)()
+        assert moved > seq
+        for socket in [other, *served]:
+            assert seq_of(await socket.receive_from(timeout=10)) == moved
+        # The refused sockets left no count behind: once the served ones close,
+        # the same user is served again.
+        await close_all(served)
+        served = []
+        again = flooder_socket()
+        assert (await again.connect(timeout=10))[0]
+        assert seq_of(await again.receive_from(timeout=10)) == moved
+        served.append(again)
+    finally:
+        await close_all([other, *served])
     errors = [r for r in log_records if r.levelno >= logging.ERROR or r.exc_info]
     assert errors == [], [r.getMessage() for r in errors[:5]]

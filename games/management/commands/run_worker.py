@@ -24,7 +24,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
 
 from games.match import broadcast
-from games.worker import alarm, due_turns, heartbeat
+from games.worker import alarm, analysis, due_turns, heartbeat, imports
 from games.worker.chores import Chores
 
 logger = logging.getLogger("games.worker")
@@ -43,6 +43,12 @@ class Command(BaseCommand):
             help="Make one pass over the due turns, print how many were played, and exit.",
         )
         parser.add_argument(
+            "--analyse",
+            action="store_true",
+            help="Analyse every finished deal that has no current analysis here and now, "
+            "print how many, and exit.",
+        )
+        parser.add_argument(
             "--interval",
             type=float,
             default=None,
@@ -50,10 +56,18 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["analyse"]:
+            skip: set[tuple[int, int]] = set()
+            done = 0
+            while analysis.analyse_next(skip) is not None:
+                done += 1
+            self.stdout.write(f"{done} deals analysed.")
+            return
         if options["once"]:
             heartbeat.beat()
             broadcast.relay_pending()
             self.stdout.write(f"{due_turns.advance_due()} due turns played.")
+            imports.store_some()
             return
         interval = options["interval"]
         if interval is None:
@@ -79,6 +93,8 @@ class Command(BaseCommand):
             ).start()
         # Expired waiting tables and sessions (games.worker.chores).
         self.chores = Chores()
+        # Finished deals, analysed in a low-priority process when nothing is due.
+        self.analyst = analysis.Analyst()
         while not stop.is_set():
             played = self._pass()
             # Busy tables are served again at once; an idle worker sleeps
@@ -87,6 +103,7 @@ class Command(BaseCommand):
             # more than a moment.
             if not played:
                 alarm.ALARM.sleep(self._next_deadline(), min(interval, RELAY_POLL), stop)
+        self.analyst.close()
         connection.close()
         logger.info("worker: stopped")
 
@@ -105,7 +122,10 @@ class Command(BaseCommand):
 
     def _pass(self) -> int:
         """One pass: the heartbeat (giving back an outage's time first), the outbox
-        relay, then advance_due; a database failure is logged and retried later.
+        relay, advance_due, a few deals of an upload, the chores, then the deal
+        analysis; a database failure is logged and retried later. Returns the
+        turns played, plus one when an upload is still being stored (so that no
+        sleep comes between).
         """
         close_old_connections()
         try:
@@ -114,8 +134,11 @@ class Command(BaseCommand):
                 self.next_beat = time.monotonic() + heartbeat.BEAT_EVERY
             broadcast.relay_pending()
             played = due_turns.advance_due()
+            importing = imports.store_some()
             self.chores.run_due()
-            return played
+            # Due turns first: a new analysis starts only after a pass with none.
+            analysis.analyse_safely(self.analyst, idle=not played and not importing)
+            return played + int(importing)
         except DatabaseError:
             logger.exception("worker: database error; retrying")
             # A broken connection is dropped so that the next pass reconnects.

@@ -1,0 +1,230 @@
+"""The worker's background job: the double-dummy analysis of every finished deal.
+
+After a deal ends, the worker analyses it once (``deal_analysis.analyse_deal``)
+and stores the result as a ``DealAnalysis`` row, marked with the solver's
+version (``games.rules.solver.SOLVER_VERSION``); a row of another version is
+computed again. Only deals the log shows finished are ever analysed
+(``games.match.finished_deals``): the analysis shows every hand.
+
+Live play comes first, twice over. The worker starts an analysis only after
+a pass that found no turn due (``Analyst.tick``), and the solving runs in a
+separate process at the lowest scheduling priority, so neither the worker's
+next due turn nor the server (the embedded ``WORKER_IN_SERVER`` mode) waits
+for it: the worker collects the answer on a later pass. ``analyse_next``
+does the same work in the calling process, for tests and benchmarks.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError, IntegrityError
+from django.db.models import Case, Count, F, Q, When
+
+from games.match.event_log import LogError
+from games.match.finished_deals import FinishedDeal, finished_deal
+from games.match.models import DealAnalysis, Match
+from games.rules.solver import SOLVER_VERSION
+from games.worker import deal_analysis
+
+logger = logging.getLogger("games.worker")
+
+# How many matches one search for work looks at, newest first.
+CANDIDATES = 20
+
+
+@dataclass(frozen=True)
+class Job:
+    """One finished deal to analyse."""
+
+    match_id: int
+    number: int
+    deal: FinishedDeal
+
+
+def pending(skip: frozenset[tuple[int, int]] = frozenset()) -> list[tuple[int, int]]:
+    """(match id, deal number) of finished deals without a current analysis.
+
+    Newest match first, and its latest deal first: the deal a player has
+    just finished is the one they look at. A running (or stopped) match's
+    last deal is left out, finished or not: it is analysed once the next deal
+    is dealt (or never, for a stopped match), so no analysis is ever written
+    while its hands may still be in play.
+    """
+    current = Count("analyses", filter=Q(analyses__solver_version=SOLVER_VERSION))
+    finished = Case(
+        When(status=Match.Status.FINISHED, then=F("deal_number")),
+        default=F("deal_number") - 1,
+    )
+    matches = (
+        Match.objects.exclude(status=Match.Status.WAITING)
+        .annotate(done=current, finished=finished)
+        .filter(finished__gt=F("done"))
+        .order_by("-pk")
+        .values_list("pk", "finished")[:CANDIDATES]
+    )
+    found: list[tuple[int, int]] = []
+    for match_id, count in matches:
+        analysed = set(
+            DealAnalysis.objects.filter(
+                match_id=match_id, solver_version=SOLVER_VERSION
+            ).values_list("number", flat=True)
+        )
+        found.extend(
+            (match_id, number)
+            for number in range(count, 0, -1)
+            if number not in analysed and (match_id, number) not in skip
+        )
+    return found
+
+
+def next_job(skip: set[tuple[int, int]]) -> Job | None:
+    """The next deal to analyse, folded from the log; None when there is none.
+
+    A deal that does not fold to its end (a broken log) is added to ``skip``
+    and passed over.
+    """
+    for match_id, number in pending(frozenset(skip)):
+        match = Match.objects.filter(pk=match_id).first()
+        try:
+            deal = finished_deal(match, number) if match is not None else None
+        except LogError:
+            logger.exception("match %s deal %s: the log does not replay", match_id, number)
+            deal = None
+        if deal is None:
+            skip.add((match_id, number))
+            continue
+        return Job(match_id, number, deal)
+    return None
+
+
+def store(job: Job, plays: list[dict[str, Any]]) -> None:
+    """Keep ``plays`` as the deal's analysis, replacing one of another solver version."""
+    try:
+        DealAnalysis.objects.update_or_create(
+            match_id=job.match_id,
+            number=job.number,
+            defaults={"solver_version": SOLVER_VERSION, "plays": plays},
+        )
+    except IntegrityError:
+        # The match was deleted meanwhile, or another worker stored it first.
+        logger.info("match %s deal %s: analysis not stored", job.match_id, job.number)
+        return
+    logger.info("match %s deal %s analysed", job.match_id, job.number)
+
+
+def analyse_next(skip: set[tuple[int, int]] | None = None) -> tuple[int, int] | None:
+    """Analyse the next pending deal here and now; returns (match id, number) or None."""
+    job = next_job(skip if skip is not None else set())
+    if job is None:
+        return None
+    store(job, deal_analysis.analyse_deal(job.deal.states, job.deal.actions))
+    return job.match_id, job.number
+
+
+class Analyst:
+    """The analysis process and the job it works on, driven by the worker's passes.
+
+    ``tick`` is cheap: it collects a finished answer, and starts the next job
+    only when the worker is idle. The process is started on first use and
+    again if it died; ``close`` stops it.
+    """
+
+    def __init__(self) -> None:
+        self._process: Any = None
+        self._connection: Any = None
+        self._job: Job | None = None
+        self._skip: set[tuple[int, int]] = set()
+
+    @property
+    def busy(self) -> bool:
+        """True while a deal is being analysed."""
+        return self._job is not None
+
+    def tick(self, idle: bool) -> bool:
+        """Store an analysis that is ready; if ``idle``, start the next one.
+
+        Returns True when an analysis was stored. Database errors are raised
+        to the worker's pass, which handles them.
+        """
+        if not settings.DEAL_ANALYSIS:
+            return False
+        stored = self._collect()
+        if idle and self._job is None:
+            self._start()
+        return stored
+
+    def close(self) -> None:
+        """Stop the analysis process; a job under way is dropped and done again later."""
+        if self._connection is not None:
+            self._connection.close()
+        if self._process is not None:
+            self._process.kill()
+            self._process.join(timeout=5)
+        self._process = self._connection = self._job = None
+
+    def _collect(self) -> bool:
+        job = self._job
+        if job is None:
+            return False
+        if not self._process.is_alive() and not self._connection.poll():
+            logger.warning(
+                "match %s deal %s: the analysis process stopped; passed over",
+                job.match_id,
+                job.number,
+            )
+            self._skip.add((job.match_id, job.number))
+            self.close()
+            return False
+        if not self._connection.poll():
+            return False
+        try:
+            status, result = self._connection.recv()
+        except (EOFError, OSError):
+            self.close()
+            return False
+        self._job = None
+        if status != "ok":
+            logger.error("match %s deal %s: analysis failed: %s", job.match_id, job.number, result)
+            self._skip.add((job.match_id, job.number))
+            return False
+        store(job, result)
+        return True
+
+    def _start(self) -> None:
+        job = next_job(self._skip)
+        if job is None:
+            return
+        if self._process is None or not self._process.is_alive():
+            self._spawn()
+        try:
+            self._connection.send((job.deal.states, job.deal.actions))
+        except (BrokenPipeError, OSError):
+            self.close()
+            return
+        self._job = job
+
+    def _spawn(self) -> None:
+        self.close()
+        # "spawn": a fresh interpreter that imports only the engine, never a
+        # copy of the server's threads and sockets.
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        process = context.Process(
+            target=deal_analysis.serve, args=(theirs,), name="deal-analysis", daemon=True
+        )
+        process.start()
+        theirs.close()
+        self._process, self._connection = process, ours
+
+
+def analyse_safely(analyst: Analyst, idle: bool) -> None:
+    """``analyst.tick`` for a worker's pass: a database error is logged, never raised."""
+    try:
+        analyst.tick(idle)
+    except DatabaseError:
+        logger.exception("worker: database error while analysing; retrying later")

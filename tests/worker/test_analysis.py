@@ -1,0 +1,187 @@
+"""The worker's deal analysis: exact values per card, stored once per finished deal and
+solver version, never for a deal in progress, and only when no turn is due."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from typing import Any
+
+import pytest
+
+from games import rules
+from games.bots import choose_action
+from games.match.finished_deals import finished_deal
+from games.match.models import DealAnalysis
+from games.rules import solver
+from games.worker import analysis, in_server
+from games.worker.deal_analysis import BLUNDER, MISTAKE, analyse_deal, mistakes
+from tests.support.analysis import bot_match, cards_on_table, finish_deals
+
+TOTAL = {"sun": 130, "hokum": 162, "ashkal": 130}
+
+
+def random_deal(seed: int) -> tuple[list[rules.State], list[dict[str, Any]]]:
+    """A finished deal with cards played, by easy bots, and its states step by step."""
+    rng = random.Random(seed)
+    while True:
+        state = rules.start_deal(rules.new_match(dealer=rng.randint(1, 4)), rules.random_deck(rng))
+        states, actions = [state], []
+        while state.phase not in (rules.Phase.ROUND_OVER, rules.Phase.MATCH_OVER):
+            action = choose_action(state, state.turn, level="easy")
+            state = rules.apply(state, action)
+            states.append(state)
+            actions.append(action)
+        if state.results[-1].outcome in ("played", "sawa"):
+            return states, actions
+
+
+def test_each_card_gets_its_exact_values_before_and_after():
+    states, actions = random_deal(2)
+    plays = analyse_deal(states, actions)
+    cards = [(k, a) for k, a in enumerate(actions, 1) if "play" in a or a.get("sawa")]
+    assert [p["step"] for p in plays] == [k for k, _a in cards]
+    total = TOTAL[states[-1].results[-1].contract["type"]]
+    for play, (step, action) in zip(plays, cards, strict=True):
+        before = states[step - 1]
+        team = (action["seat"] - 1) % 2
+        assert play["seat"] == action["seat"]
+        assert play["card"] == action.get("play")
+        assert sum(play["before"]) == sum(play["after"]) == total
+        assert play["loss"] == play["before"][team] - play["after"][team] >= 0
+        assert (play["best"] == []) == (play["loss"] == 0)
+        if len(before.tricks) < 4:
+            # The first half is checked through the chain below; the solver's
+            # own tests cover its values on every size of position.
+            continue
+        # Before: the tricks taken plus the solver's value of the position.
+        value = solver.value(solver.position_of(before))
+        assert play["before"] == [before.points[0] + value[0], before.points[1] + value[1]]
+        assert play["loss"] == play["before"][team] - play["after"][team] >= 0
+        if play["card"] is not None:
+            options = solver.card_values(solver.position_of(before))
+            best = max(v[team] for v in options.values())
+            assert play["before"][team] - before.points[team] == best
+            played = options[play["card"]]
+            assert play["after"] == [before.points[0] + played[0], before.points[1] + played[1]]
+        if play["loss"]:
+            assert play["best"] == solver.best_cards(solver.position_of(before))
+            assert play["card"] not in play["best"]
+        else:
+            assert play["best"] == []
+    # The values chain from one card to the next, and end at the deal's card points.
+    for first, second in itertools.pairwise(plays):
+        assert first["after"] == second["before"]
+    assert plays[-1]["after"] == list(states[-1].points)
+
+
+def test_mistakes_and_blunders_are_counted_by_loss():
+    plays = [{"loss": loss} for loss in (0, 9, MISTAKE, 19, BLUNDER, 40)]
+    assert mistakes(plays) == (2, 2)
+
+
+def test_a_deal_in_progress_is_refused():
+    states, actions = random_deal(3)
+    middle = next(k for k, s in enumerate(states) if s.phase is rules.Phase.PLAYING) + 5
+    with pytest.raises(ValueError, match="finished"):
+        analyse_deal(states[: middle + 1], actions[:middle])
+
+
+@pytest.mark.django_db
+def test_the_worker_analyses_finished_deals_once_and_never_the_live_one(players, settings):
+    settings.ROUND_PAUSE_SECONDS = 0
+    match = bot_match(players[1])
+    cards_on_table(match, 6)
+    match.refresh_from_db()
+    live = match.deal_number
+    # A deal is being played: whatever is asked, it is never analysed (deals
+    # passed out before it may be).
+    assert (match.pk, live) not in analysis.pending()
+    while analysis.analyse_next() is not None:
+        pass
+    assert not DealAnalysis.objects.filter(number=live).exists()
+    assert DealAnalysis.objects.count() == live - 1
+    finish_deals(match, 1)
+    match.refresh_from_db()
+    done = match.deal_number - 1
+    assert done >= 1
+    assert analysis.pending()[0] == (match.pk, done)
+    analysed = []
+    while (found := analysis.analyse_next()) is not None:
+        analysed.append(found)
+    # The deal that just ended comes first.
+    assert analysed[0] == (match.pk, done)
+    # The deal now on the table has none.
+    assert set(DealAnalysis.objects.values_list("number", flat=True)) == set(range(1, done + 1))
+    row = DealAnalysis.objects.get(match=match, number=done)
+    assert row.solver_version == solver.SOLVER_VERSION
+    deal = finished_deal(match, done)
+    assert deal is not None
+    assert row.plays == analyse_deal(deal.states, deal.actions)
+    # Stored once: nothing left to do until another deal ends.
+    assert analysis.pending() == []
+    assert analysis.analyse_next() is None
+
+
+@pytest.mark.django_db
+def test_an_analysis_of_another_solver_version_is_computed_again(players, settings):
+    settings.ROUND_PAUSE_SECONDS = 0
+    match = bot_match(players[1])
+    state = finish_deals(match, 1)
+    # Every finished deal analysed by an older solver: each is done again.
+    count = len(state.results)
+    number = next(n for n, r in enumerate(state.results, 1) if r.outcome in ("played", "sawa"))
+    for n in range(1, count + 1):
+        DealAnalysis.objects.create(
+            match=match, number=n, solver_version=solver.SOLVER_VERSION + 1, plays=[]
+        )
+    assert analysis.pending() == [(match.pk, n) for n in range(count, 0, -1)]
+    for n in range(1, count + 1):
+        if n != number:
+            DealAnalysis.objects.filter(match=match, number=n).update(
+                solver_version=solver.SOLVER_VERSION
+            )
+    assert analysis.pending() == [(match.pk, number)]
+    assert analysis.analyse_next() == (match.pk, number)
+    row = DealAnalysis.objects.get(match=match, number=number)
+    assert row.solver_version == solver.SOLVER_VERSION
+    assert row.plays
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_analyst_works_in_its_own_process_and_only_when_idle(players, settings):
+    settings.ROUND_PAUSE_SECONDS = 0
+    match = bot_match(players[1])
+    finish_deals(match, 1)
+    analyst = analysis.Analyst()
+    try:
+        # A busy pass (turns were played) starts nothing.
+        assert analyst.tick(idle=False) is False
+        assert not analyst.busy
+        analyst.tick(idle=True)
+        assert analyst.busy
+        # Meanwhile the worker goes on playing: the job runs elsewhere.
+        give_up = time.monotonic() + 120
+        stored = False
+        while not stored and time.monotonic() < give_up:
+            stored = analyst.tick(idle=False)
+            time.sleep(0.05)
+        assert stored
+        assert not analyst.busy
+        assert DealAnalysis.objects.filter(match=match).exists()
+    finally:
+        analyst.close()
+
+
+def test_the_embedded_worker_analyses_only_after_a_pass_with_nothing_due(monkeypatch):
+    seen: list[bool] = []
+    monkeypatch.setattr(in_server.heartbeat, "beat", lambda: None)
+    monkeypatch.setattr(in_server.broadcast, "relay_pending", lambda: 0)
+    monkeypatch.setattr(in_server.due_turns, "next_deadline", lambda: None)
+    monkeypatch.setattr(in_server.analysis, "analyse_safely", lambda _a, idle: seen.append(idle))
+    monkeypatch.setattr(in_server.due_turns, "advance_due", lambda: 2)
+    in_server._pass()
+    monkeypatch.setattr(in_server.due_turns, "advance_due", lambda: 0)
+    in_server._pass()
+    assert seen == [False, True]
