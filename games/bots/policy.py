@@ -80,8 +80,8 @@ def decide(
         rng = random.Random(json.dumps([view["seat"], view["hand"], view["bids"], view["calls"]]))
         return strong.decide_before_play(view, history, budget_ms, rng, chosen)
     memory = remember(view, history)
-    if level == "normal":
-        return normal.play(view, memory)
     # The same view always draws the same deals: a bot's play can be replayed.
     rng = random.Random(json.dumps([view["seat"], view["hand"], history["plays"]]))
+    if level == "normal":
+        return normal.play(view, memory, budget_ms, rng)
     return strong.play(view, memory, budget_ms, rng)
