@@ -1,9 +1,11 @@
 """The bot's entry point: one decision per call, from the seat's view alone.
 
 Three levels: ``easy`` (the rule-following player), ``normal`` (the same
-bidding, and card play with a memory of the public history) and ``strong``
-(normal, plus a determinized exact search for the cards near the end of a
-deal). ``choose_action`` hands ``decide`` only ``rules.view_for(state, seat)``
+bidding, card play with a memory of the public history, and the last three
+tricks counted out exactly on a few deals fitting that memory) and
+``strong`` (normal's card play with a determinized exact search over the
+last five tricks, and bids, calls and declarations by Monte Carlo
+evaluation, ``rollout``). ``choose_action`` hands ``decide`` only ``rules.view_for(state, seat)``
 and ``rules.public_history(state)``: never another seat's cards.
 """
 

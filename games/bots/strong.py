@@ -1,11 +1,14 @@
-"""The ``strong`` bot's card play: determinized double-dummy search.
+"""The ``strong`` bot: determinized double-dummy search and Monte Carlo bidding.
 
 Near the end of a deal (``SEARCH_FROM`` tricks left or fewer) the bot deals
 the unseen cards to the other seats many times, each deal consistent with
 everything it knows (``memory``, ``sampling``), solves every deal exactly
 with ``games.rules.solver`` and plays the card with the best average card
-points for its team. It stops sampling at its time budget; earlier in the
-deal, where one exact solve costs about a second, it plays as ``normal``.
+points for its team (``search``). It stops sampling at its time budget;
+earlier in the deal, where one exact solve costs about a second, it plays
+as ``normal``. Its bids, calls and declarations are the easy bot's unless
+another legal action does clearly better on random deals played out
+(``rollout``, ``decide_before_play``).
 """
 
 from __future__ import annotations
