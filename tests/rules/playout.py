@@ -9,7 +9,9 @@ card points add up (D1, D21, D25) and scores never fall.
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from typing import Any
 
 from games.rules import (
@@ -37,8 +39,26 @@ from games.rules.cards import CARD_OF, cards_of
 LIVE = (Phase.BIDDING, Phase.DOUBLING, Phase.DECLARING, Phase.PLAYING)
 
 
+# A JSON string token that is exactly a card. In JSON text without a
+# backslash, a double quote only ever opens or closes a string, so each match
+# is one whole string, a key or a value.
+CARD_TOKEN = re.compile(r'"([789TJQKA][SHDC])"')
+
+
 def card_strings(value: Any) -> set[str]:
-    """Every card string anywhere in a JSON-like value."""
+    """Every card string anywhere in a JSON-like value (as a key or a value)."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        return _walk_card_strings(value)
+    if "\\" in text:
+        # An escaped character: a quote may sit inside a string.
+        return _walk_card_strings(value)
+    return set(CARD_TOKEN.findall(text))
+
+
+def _walk_card_strings(value: Any) -> set[str]:
+    """``card_strings`` by walking the value, for what JSON cannot show plainly."""
     found: set[str] = set()
     stack = [value]
     while stack:
