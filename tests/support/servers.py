@@ -44,8 +44,9 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 # what a developer keeps in database 0.
 TEST_REDIS_DB = 13
 BENCH_REDIS_DB = 14
-# How long a process may take to answer after it was started.
-START_TIMEOUT = 60.0
+# How long a process may take to answer after it was started: a bound that
+# only catches a hang, since a loaded machine can take a minute or more.
+START_TIMEOUT = 180.0
 # Settings the environment may carry that must not leak into the servers.
 SITE_VARIABLES = (
     "DATABASE_URL",
