@@ -1,8 +1,10 @@
-"""Rules engine benchmark (issue 2): prints its figures, asserts nothing.
+"""Rules engine benchmark (issues 2 and 13): prints its figures, asserts nothing.
 
 - complete random matches per second and deals per second: uniformly random
   legal actions, with legal-action generation (and so the Sawa check at every
-  lead) at every step;
+  lead) at every step; once through the engine's compact path
+  (``legal_moves``/``apply_move``, as bots and searches use it) and once
+  through the notation API (``legal_actions``/``apply``, as the site does);
 - the share of that time spent in the Sawa check;
 - the time to rebuild a state from a 700-action match (replay of the notation).
 
@@ -27,7 +29,9 @@ from games.rules import (
     Phase,
     RoundRecord,
     apply,
+    apply_move,
     legal_actions,
+    legal_moves,
     new_match,
     playing,
     random_deck,
@@ -53,7 +57,8 @@ def timed_can_claim(real: Callable[..., bool]) -> Callable[..., bool]:
 def random_match(
     rng: random.Random, record: Document | None = None, patient: bool = False
 ) -> tuple[int, int]:
-    """Plays one match with uniformly random legal actions; (deals, actions).
+    """Plays one match with uniformly random legal actions through the
+    notation API; (deals, actions).
 
     A ``patient`` match never calls a multiplier and bids only Hokum, so it
     runs to many deals, as long matches between careful players do.
@@ -83,21 +88,38 @@ def random_match(
     return deals, actions
 
 
-def bench_matches(seconds: float) -> None:
+def random_match_compact(rng: random.Random) -> tuple[int, int]:
+    """``random_match`` through the compact path: the same uniform choice
+    among the legal actions, with no notation dict but the logged one."""
+    state = new_match("classic", rng.randint(1, 4))
+    deals = actions = 0
+    while state.phase is not Phase.MATCH_OVER:
+        if state.phase is Phase.DEALING or state.phase is Phase.ROUND_OVER:
+            state = start_deal(state, random_deck(rng))
+            deals += 1
+            continue
+        state = apply_move(state, rng.choice(legal_moves(state)))
+        actions += 1
+    return deals, actions
+
+
+def bench_matches(seconds: float, play: Callable[[random.Random], tuple[int, int]]) -> None:
     rng = random.Random(2026)
     matches = deals = actions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        d, a = random_match(rng)
+        d, a = play(rng)
         matches += 1
         deals += d
         actions += a
     elapsed = time.perf_counter() - start
     print(
-        f"random complete matches: {matches / elapsed:,.0f} per second "
+        f"  random complete matches: {matches / elapsed:,.0f} per second "
         f"({matches} matches, {deals} deals, {actions} actions in {elapsed:.1f} s)"
     )
-    print(f"deals: {deals / elapsed:,.0f} per second; actions: {actions / elapsed:,.0f} per second")
+    print(
+        f"  deals: {deals / elapsed:,.0f} per second; actions: {actions / elapsed:,.0f} per second"
+    )
 
 
 def bench_sawa_share(seconds: float) -> None:
@@ -154,7 +176,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=10.0)
     args = parser.parse_args()
-    bench_matches(args.seconds)
+    print("compact path (legal_moves, apply_move):")
+    bench_matches(args.seconds, random_match_compact)
+    print("notation API (legal_actions, apply):")
+    bench_matches(args.seconds, random_match)
     bench_sawa_share(args.seconds / 2)
     bench_replay(200)
 

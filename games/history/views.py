@@ -22,6 +22,7 @@ from django_ratelimit.decorators import ratelimit
 
 from accounts.limits import rate
 from games import rules
+from games.history.analysis import match_analysis, step_analysis, stored_plays
 from games.history.match_page import access_params, match_history, page_url, seat_names
 from games.history.my_matches import PAGE_SIZE, HistoryFilter, history_lines, my_seats
 from games.history.notation_export import match_document
@@ -66,6 +67,10 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """
     match, seats, access = _viewable(request, pk)
     history = match_history(match, seats, request.user, access)
+    # history.sheet has a row per finished deal: only those are analysed.
+    analysis = match_analysis(
+        match, len(history.sheet), history.names, lambda number: _deal_url(pk, number, access)
+    )
     return render(
         request,
         "games/match_detail.html",
@@ -76,6 +81,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rows": history.sheet,
             "names": history.names,
             "history": history,
+            "analysis": analysis,
         },
     )
 
@@ -96,12 +102,19 @@ def deal_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         return page_url("games:replay", [pk, number], {"step": step, **access})
 
     finished = len(load_state(match).results)
+    names = seat_names(match, seats)
+    step = int(raw)
+    # The replay's door let only a finished deal through: its analysis may show.
+    plays = stored_plays(match, number)
+    has_cards = any("play" in action for action in replay.actions)
     return render(
         request,
         "games/replay.html",
         {
             "match": match,
-            "r": replay_step(replay, int(raw), seat_names(match, seats), step_url),
+            "r": replay_step(replay, step, names, step_url),
+            "a": step_analysis(plays, step, names, step_url) if plays else None,
+            "analysis_pending": plays is None and has_cards,
             "match_url": page_url("games:detail", [pk], access),
             "export_url": page_url("games:export", [pk], access) if match.is_over else "",
             "prev_deal_url": _deal_url(pk, number - 1, access) if number > 1 else "",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -61,18 +62,29 @@ def board(mode: str, period: str) -> QuerySet[PlayerRating]:
 
 
 def page_of(mode: str, period: str, number: Any) -> tuple[Page[Any], list[Row]]:
-    """Page ``number`` of the board (the last page for a number past it) and its rows."""
-    ratings = board(mode, period).values("user_id", "user__username", "display", "rated_matches")
+    """Page ``number`` of the board (the last page for a number past it) and its rows.
+
+    The page is read from the index alone, in its order; the names of its
+    fifty players come after, by primary key (a join would let PostgreSQL
+    sort the whole board instead).
+    """
+    ratings = board(mode, period).values_list("user_id", "display", "rated_matches")
     page = Paginator(ratings, PAGE_SIZE).get_page(number)
+    items = list(page.object_list)
+    names = dict(
+        get_user_model()
+        .objects.filter(pk__in=[user_id for user_id, _d, _m in items])
+        .values_list("pk", "username")
+    )
     rows = [
         Row(
             rank=page.start_index() + index,
-            user_id=item["user_id"],
-            username=item["user__username"],
-            rating=item["display"],
-            rated_matches=item["rated_matches"],
+            user_id=user_id,
+            username=names[user_id],
+            rating=display,
+            rated_matches=matches,
         )
-        for index, item in enumerate(page.object_list)
+        for index, (user_id, display, matches) in enumerate(items)
     ]
     return page, rows
 
@@ -84,8 +96,10 @@ def own_rank(user: Any, mode: str, period: str) -> OwnRank | None:
     mine = board(mode, period).filter(user=user).first()
     if mine is None:
         return None
+    # display >= mine bounds the index range; the Q settles ties by user.
     ahead = (
         board(mode, period)
+        .filter(display__gte=mine.display)
         .filter(Q(display__gt=mine.display) | Q(display=mine.display, user_id__lt=user.pk))
         .count()
     )

@@ -31,10 +31,13 @@ from typing import Any
 
 from .cards import CARD_STR, SUITS, Rank, Suit
 from .engine import (
+    action_of,
     apply,
+    apply_move,
     apply_trusted,
     forced_action,
     legal_actions,
+    legal_moves,
     new_match,
     replay,
     start_deal,
@@ -120,7 +123,9 @@ __all__ = [
     "Suit",
     "Trick",
     "WrongPhase",
+    "action_of",
     "apply",
+    "apply_move",
     "apply_trusted",
     "available_projects",
     "commitment",
@@ -130,6 +135,7 @@ __all__ = [
     "forced_action",
     "legal_actions",
     "legal_document",
+    "legal_moves",
     "new_match",
     "public_history",
     "random_deck",

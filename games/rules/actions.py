@@ -22,6 +22,20 @@ _COMPANIONS = {"bid": "trump", "double": "lock", "play": "baloot"}
 
 def check_shape(action: Any) -> str:
     """Returns the action's verb; raises MalformedAction saying what is wrong."""
+    if type(action) is dict and len(action) == 2:
+        # The common plain shapes, accepted at once; anything else takes the
+        # full check below, which alone words the refusals.
+        seat = action.get("seat")
+        if type(seat) is int and 1 <= seat <= 4:
+            value = action.get("play")
+            if type(value) is str and value in CARD_OF:
+                return "play"
+            value = action.get("bid")
+            if type(value) is str and value in BIDS:
+                return "bid"
+            value = action.get("double")
+            if type(value) is str and value in CALLS:
+                return "double"
     if not isinstance(action, Mapping):
         raise MalformedAction("An action must be an object")
     seat = action.get("seat")

@@ -26,30 +26,45 @@ def may_redeal(st: State, seat: int) -> bool:
     )
 
 
-def legal(st: State) -> list[dict[str, Any]]:
-    """The bids open to the seat to act."""
+# The compact form of a bid (``engine.legal_moves``).
+PASS, SUN, HOKUM, ASHKAL, CONFIRM = range(5)
+CONFIRM_TRUMP = 5  # plus the suit index: a Second Hokum confirmed in that suit
+REDEAL = 9
+_BID_WORDS = ("pass", "sun", "hokum", "ashkal", "confirm")
+
+
+def moves(st: State) -> list[int]:
+    """The bids open to the seat to act, in the compact form."""
     seat = st.turn
     assert seat is not None
     stage = st.bid_stage
-    out: list[dict[str, Any]] = []
     if stage == HOKUM_CHOICE:
-        out.append({"seat": seat, "bid": "sun"})
         if st.bid_round == 1:
-            out.append({"seat": seat, "bid": "confirm"})
-        else:
-            for suit in Suit:
-                if suit != suit_of(st.faceup):
-                    out.append({"seat": seat, "bid": "confirm", "trump": SUITS[suit]})
-        return out
-    out.append({"seat": seat, "bid": "pass"})
-    out.append({"seat": seat, "bid": "sun"})
+            return [SUN, CONFIRM]
+        faceup_suit = suit_of(st.faceup)
+        return [SUN, *(CONFIRM_TRUMP + suit for suit in Suit if suit != faceup_suit)]
+    out = [PASS, SUN]
     if stage == OPEN:
-        out.append({"seat": seat, "bid": "hokum"})
+        out.append(HOKUM)
     if stage != ASHKAL_REPLY and st.position(seat) >= 3:
-        out.append({"seat": seat, "bid": "ashkal"})
+        out.append(ASHKAL)
     if may_redeal(st, seat):
-        out.append({"seat": seat, "redeal": True})
+        out.append(REDEAL)
     return out
+
+
+def action(st: State, move: int) -> dict[str, Any]:
+    """The notation form of a compact bid by the seat to act."""
+    if move == REDEAL:
+        return {"seat": st.turn, "redeal": True}
+    if move >= CONFIRM_TRUMP:
+        return {"seat": st.turn, "bid": "confirm", "trump": SUITS[move - CONFIRM_TRUMP]}
+    return {"seat": st.turn, "bid": _BID_WORDS[move]}
+
+
+def legal(st: State) -> list[dict[str, Any]]:
+    """The bids open to the seat to act."""
+    return [action(st, move) for move in moves(st)]
 
 
 def forced(st: State) -> dict[str, Any]:
@@ -64,7 +79,16 @@ def forced(st: State) -> dict[str, Any]:
 
 
 def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
-    """Applies a bid or a redeal request to ``st`` (a fresh copy)."""
+    """Applies a bid or a redeal request to ``st`` (a fresh copy).
+
+    Raises InvalidRedeal or InvalidBid.
+    """
+    do(st, seat, _check(st, seat, verb, action))
+
+
+def _check(st: State, seat: int, verb: str, action: dict[str, Any]) -> int:
+    """The compact form of a bid; raises InvalidRedeal or InvalidBid saying why
+    it is not open to the seat."""
     if verb == "redeal":
         if not may_redeal(st, seat):
             if st.bid_round != 1 or st.acted >> seat & 1:
@@ -72,31 +96,75 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
                     "A redeal may only be asked at your first turn of the first bidding round"
                 )
             raise InvalidRedeal("Only a hand of five 7s, 8s and 9s may ask for a redeal")
-        st.redeal_seat = seat
-        st.outcome = "redeal"
-        return
+        return REDEAL
     bid = action["bid"]
     stage = st.bid_stage
-    if st.bid_round == 1:
-        st.acted |= 1 << seat
     if stage == HOKUM_CHOICE:
-        _hokum_choice(st, seat, bid, action)
-        return
+        return _check_choice(st, bid, action)
     if bid == "confirm":
         raise InvalidBid("Only the Hokum bidder confirms, once everyone has answered")
     if bid == "sun":
-        finish(st, "sun", -1, seat, seat)
-    elif bid == "ashkal":
+        return SUN
+    if bid == "ashkal":
         if stage == ASHKAL_REPLY:
             raise InvalidBid("Answer an Ashkal with Sun or Pass")
         if st.position(seat) < 3:
             raise InvalidBid("Only the dealer or the player on the dealer's left may call Ashkal")
+        return ASHKAL
+    if bid == "hokum":
+        if stage != OPEN:
+            raise InvalidBid("A Hokum cannot be answered with another Hokum")
+        return HOKUM
+    return PASS
+
+
+def _check_choice(st: State, bid: str, action: dict[str, Any]) -> int:
+    """D10: the Hokum bidder, unanswered, switches to Sun or confirms Hokum;
+    raises InvalidBid for anything else."""
+    if bid == "sun":
+        if "trump" in action:
+            raise InvalidBid("A trump suit is chosen only when confirming a Second Hokum")
+        return SUN
+    if bid != "confirm":
+        raise InvalidBid("Everyone passed: choose Sun or confirm your Hokum")
+    faceup_suit = suit_of(st.faceup)
+    if st.bid_round == 1:
+        if "trump" in action:
+            raise InvalidBid("In the first round the trump is the face-up card's suit")
+        return CONFIRM
+    if "trump" not in action:
+        raise InvalidBid("Choose the trump suit for your Second Hokum")
+    trump = SUITS.index(action["trump"])
+    if trump == faceup_suit:
+        raise InvalidBid("A Second Hokum cannot be in the face-up card's suit")
+    return CONFIRM_TRUMP + trump
+
+
+def do(st: State, seat: int, move: int) -> None:
+    """Applies a compact bid that ``moves`` offered to ``st`` (a fresh copy),
+    checking nothing."""
+    if move == REDEAL:
+        st.redeal_seat = seat
+        st.outcome = "redeal"
+        return
+    stage = st.bid_stage
+    if st.bid_round == 1:
+        st.acted |= 1 << seat
+    if stage == HOKUM_CHOICE:
+        if move == SUN:
+            finish(st, "sun", -1, seat, seat)
+        elif move == CONFIRM:
+            finish(st, "hokum", suit_of(st.faceup), seat, seat)
+        else:
+            finish(st, "hokum", move - CONFIRM_TRUMP, seat, seat)
+        return
+    if move == SUN:
+        finish(st, "sun", -1, seat, seat)
+    elif move == ASHKAL:
         st.ashkal_caller = seat
         st.bid_stage = ASHKAL_REPLY
         st.turn = (seat - 2) % 4 + 1
-    elif bid == "hokum":
-        if stage != OPEN:
-            raise InvalidBid("A Hokum cannot be answered with another Hokum")
+    elif move == HOKUM:
         st.hokum_bidder = seat
         st.bid_stage = HOKUM_REPLY
         st.pending = (seat % 4 + 1, (seat + 1) % 4 + 1, (seat + 2) % 4 + 1)
@@ -120,29 +188,6 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
         st.turn = st.first
     else:
         st.outcome = "all_passed"
-
-
-def _hokum_choice(st: State, seat: int, bid: str, action: dict[str, Any]) -> None:
-    """D10: the Hokum bidder, unanswered, switches to Sun or confirms Hokum."""
-    if bid == "sun":
-        if "trump" in action:
-            raise InvalidBid("A trump suit is chosen only when confirming a Second Hokum")
-        finish(st, "sun", -1, seat, seat)
-        return
-    if bid != "confirm":
-        raise InvalidBid("Everyone passed: choose Sun or confirm your Hokum")
-    faceup_suit = suit_of(st.faceup)
-    if st.bid_round == 1:
-        if "trump" in action:
-            raise InvalidBid("In the first round the trump is the face-up card's suit")
-        finish(st, "hokum", faceup_suit, seat, seat)
-        return
-    if "trump" not in action:
-        raise InvalidBid("Choose the trump suit for your Second Hokum")
-    trump = SUITS.index(action["trump"])
-    if trump == faceup_suit:
-        raise InvalidBid("A Second Hokum cannot be in the face-up card's suit")
-    finish(st, "hokum", trump, seat, seat)
 
 
 def finish(st: State, kind: str, trump: int, bidder: int, taker: int) -> None:

@@ -117,20 +117,34 @@ def strength(card: int, trump: int) -> int:
     return PLAIN_STRENGTH[rank_of(card)]
 
 
+# card_points and strength of every card, by trump + 1 (row 0: no trump), for
+# the loops that run at every trick.
+POINTS_BY_TRUMP = tuple(tuple(card_points(c, t) for c in ALL_CARDS) for t in range(-1, 4))
+STRENGTH_BY_TRUMP = tuple(tuple(strength(c, t) for c in ALL_CARDS) for t in range(-1, 4))
+
+
 def trick_winner(plays: tuple[tuple[int, int], ...], trump: int) -> int:
     """D2: the seat whose card wins a trick given as (seat, card) pairs in play order.
 
     The highest trump wins; without a trump, the highest card of the led suit.
     """
+    order = STRENGTH_BY_TRUMP[trump + 1]
     winner, best = plays[0]
+    best_suit = suit_of(best)
     for seat, card in plays[1:]:
         suit = suit_of(card)
-        if suit == suit_of(best):
-            if strength(card, trump) > strength(best, trump):
+        if suit == best_suit:
+            if order[card] > order[best]:
                 winner, best = seat, card
         elif suit == trump:
-            winner, best = seat, card
+            winner, best, best_suit = seat, card, suit
     return winner
+
+
+def trick_points(plays: tuple[tuple[int, int], ...], trump: int) -> int:
+    """D1: the card points of the cards of a trick, given as (seat, card) pairs."""
+    points = POINTS_BY_TRUMP[trump + 1]
+    return sum(points[card] for _, card in plays)
 
 
 def _suit_tables(order: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:

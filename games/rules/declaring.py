@@ -10,7 +10,15 @@ from typing import Any
 
 from .cards import CARD_OF, Rank, card_at
 from .errors import InvalidDeclaration
-from .projects import Project, check_declaration, counting_team, declarations, describe
+from .projects import (
+    Project,
+    check_declaration,
+    counting_team,
+    declaration_options,
+    declarations,
+    describe,
+    holds_project,
+)
 from .state import Phase, State
 
 
@@ -26,6 +34,31 @@ def legal(st: State) -> list[dict[str, Any]]:
     ]
 
 
+def moves(st: State) -> list[int]:
+    """The compact form of ``legal``: the index of each declaration list in
+    ``projects.declarations`` (0, declaring nothing, comes first)."""
+    assert st.turn is not None
+    assert st.contract is not None
+    hand = st.hands[st.turn - 1]
+    if not holds_project(hand):
+        return [0]
+    return list(range(len(declaration_options(hand, st.contract.sun))))
+
+
+def _option(st: State, move: int) -> list[Project]:
+    """The declaration list a compact declaration stands for."""
+    if move == 0:
+        return []
+    assert st.turn is not None
+    assert st.contract is not None
+    return list(declaration_options(st.hands[st.turn - 1], st.contract.sun)[move])
+
+
+def action(st: State, move: int) -> dict[str, Any]:
+    """The notation form of a compact declaration by the seat to act."""
+    return {"seat": st.turn, "declare": [describe(p) for p in _option(st, move)]}
+
+
 def forced(st: State) -> dict[str, Any]:
     """D17: a declaration that times out declares nothing."""
     return {"seat": st.turn, "declare": [], "auto": True}
@@ -37,12 +70,22 @@ def parse(items: list[dict[str, Any]]) -> list[Project]:
 
 
 def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
-    """Records one seat's declaration in ``st`` (a fresh copy)."""
+    """Records one seat's declaration in ``st`` (a fresh copy); raises InvalidDeclaration."""
     assert st.contract is not None
     projects = parse(action["declare"])
     if any(len(cards) == 0 for _, cards in projects):
         raise InvalidDeclaration("A project needs its cards")
     check_declaration(projects, st.hands[seat - 1], st.contract.sun)
+    _declare(st, seat, projects)
+
+
+def do(st: State, seat: int, move: int) -> None:
+    """Applies a compact declaration that ``moves`` offered to ``st`` (a fresh
+    copy), checking nothing."""
+    _declare(st, seat, _option(st, move))
+
+
+def _declare(st: State, seat: int, projects: list[Project]) -> None:
     declared = list(st.declared)
     declared[seat - 1] = tuple(projects)
     st.declared = tuple(declared)

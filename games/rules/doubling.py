@@ -14,22 +14,35 @@ from .errors import InvalidDouble
 from .state import Phase, State
 
 CALL_AT_STEP = ("double", "triple", "four", "gahwa")
+# The compact form of a call (``engine.legal_moves``): PASS, or 1 + the index
+# of the call in CALL_AT_STEP, plus LOCKED for a locked Hokum call.
+PASS = 0
+LOCKED = 8
+
+
+def moves(st: State) -> list[int]:
+    """The calls open to the seat being asked, in the compact form."""
+    assert st.contract is not None
+    call = st.double_step + 1
+    if st.contract.sun or call == 4:
+        return [PASS, call]
+    return [PASS, call, call | LOCKED]
+
+
+def action(st: State, move: int) -> dict[str, Any]:
+    """The notation form of a compact call by the seat being asked."""
+    assert st.contract is not None
+    if move == PASS:
+        return {"seat": st.turn, "double": "pass"}
+    call = CALL_AT_STEP[(move & 7) - 1]
+    if st.contract.sun or call == "gahwa":
+        return {"seat": st.turn, "double": call}
+    return {"seat": st.turn, "double": call, "lock": bool(move & LOCKED)}
 
 
 def legal(st: State) -> list[dict[str, Any]]:
     """The calls open to the seat being asked."""
-    seat = st.turn
-    assert st.contract is not None
-    out: list[dict[str, Any]] = [{"seat": seat, "double": "pass"}]
-    call = CALL_AT_STEP[st.double_step]
-    if st.contract.sun:
-        out.append({"seat": seat, "double": "double"})
-    elif call == "gahwa":
-        out.append({"seat": seat, "double": "gahwa"})
-    else:
-        out.append({"seat": seat, "double": call, "lock": False})
-        out.append({"seat": seat, "double": call, "lock": True})
-    return out
+    return [action(st, move) for move in moves(st)]
 
 
 def forced(st: State) -> dict[str, Any]:
@@ -38,11 +51,34 @@ def forced(st: State) -> dict[str, Any]:
 
 
 def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
-    """Applies a call or a pass to ``st`` (a fresh copy)."""
+    """Applies a call or a pass to ``st`` (a fresh copy); raises InvalidDouble."""
     contract = st.contract
     assert contract is not None
     call = action["double"]
     if call == "pass":
+        do(st, seat, PASS)
+        return
+    expected = CALL_AT_STEP[st.double_step]
+    if call != expected:
+        raise InvalidDouble("The call now is %(expected)s or Pass", expected=expected.title())
+    move = st.double_step + 1
+    if contract.sun:
+        if "lock" in action:
+            raise InvalidDouble("Only Hokum calls are open or locked")
+    elif call != "gahwa":
+        if "lock" not in action:
+            raise InvalidDouble("Choose open or locked")
+        if action["lock"]:
+            move |= LOCKED
+    do(st, seat, move)
+
+
+def do(st: State, seat: int, move: int) -> None:
+    """Applies a compact call that ``moves`` offered to ``st`` (a fresh copy),
+    checking nothing."""
+    contract = st.contract
+    assert contract is not None
+    if move == PASS:
         st.calls = (*st.calls, (seat, "pass"))
         st.pending = st.pending[1:]
         if st.pending:
@@ -50,12 +86,8 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
         else:
             start_declaring(st)
         return
-    expected = CALL_AT_STEP[st.double_step]
-    if call != expected:
-        raise InvalidDouble("The call now is %(expected)s or Pass", expected=expected.title())
+    call = CALL_AT_STEP[st.double_step]
     if contract.sun:
-        if "lock" in action:
-            raise InvalidDouble("Only Hokum calls are open or locked")
         st.multiplier = 2
         st.first_doubler = seat
         st.calls = (*st.calls, (seat, call))
@@ -67,12 +99,10 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
         st.calls = (*st.calls, (seat, call))
         start_declaring(st)
         return
-    if "lock" not in action:
-        raise InvalidDouble("Choose open or locked")
     if st.double_step == 0:
         st.first_doubler = seat
     st.multiplier = st.double_step + 2
-    st.lock = action["lock"]
+    st.lock = bool(move & LOCKED)
     st.double_step += 1
     st.calls = (*st.calls, (seat, call))
     # D14: the other team is asked next, in turn order after the caller.

@@ -3,6 +3,14 @@ applying an action, and the action a timer forces.
 
 ``legal_actions`` and ``apply`` dispatch on the phase to one small module per
 phase (bidding, doubling, declaring, playing), as OpenSpiel's games do.
+
+Inside the engine an action also has a compact form, a small int whose
+meaning depends on the phase (a card int for a play, an index for a
+declaration list...): ``legal_moves`` lists them and ``apply_move`` applies
+one without checking it again, for callers that choose among the legal
+actions (bots, searches, benchmarks). Notation dicts are built only at this
+edge (``action_of``). ``replay`` folds on one private working state instead
+of copying it for every action.
 """
 
 from __future__ import annotations
@@ -96,15 +104,16 @@ def parse_deck(deck: Sequence[Any]) -> tuple[int, ...]:
     """A deck of 32 distinct notation cards as card ints; raises InvalidDeck."""
     if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence) or len(deck) != 32:
         raise InvalidDeck("A deck is a list of 32 cards")
-    cards = []
-    for text in deck:
-        card = CARD_OF.get(text) if isinstance(text, str) else None
-        if card is None:
-            raise InvalidDeck("Unknown card %(card)s in the deck", card=repr(text))
-        cards.append(card)
+    try:
+        cards = tuple(map(CARD_OF.__getitem__, deck))
+    except (KeyError, TypeError):
+        for text in deck:
+            if not isinstance(text, str) or text not in CARD_OF:
+                raise InvalidDeck("Unknown card %(card)s in the deck", card=repr(text)) from None
+        raise
     if len(set(cards)) != 32:
         raise InvalidDeck("A deck holds each of the 32 cards once")
-    return tuple(cards)
+    return cards
 
 
 def start_deal(state: State, deck: Sequence[str]) -> State:
@@ -141,6 +150,46 @@ def legal_actions(state: State) -> list[dict[str, Any]]:
     return actions
 
 
+def legal_moves(state: State) -> list[int]:
+    """``legal_actions`` in the compact form, in the same order; never raises."""
+    module = _MODULES.get(state.phase)
+    moves: list[int] = module.moves(state) if module else []
+    return moves
+
+
+def action_of(state: State, move: int) -> dict[str, Any]:
+    """The notation action a compact move of ``legal_moves(state)`` stands for.
+
+    Raises WrongPhase when nobody is to act; a move that is not legal may give
+    a wrong action or raise IndexError.
+    """
+    module = _MODULES.get(state.phase)
+    if module is None:
+        raise WrongPhase("Nobody is to act")
+    action: dict[str, Any] = module.action(state, move)
+    return action
+
+
+def apply_move(state: State, move: int) -> State:
+    """The state after a compact move taken from ``legal_moves(state)``,
+    equal to ``apply(state, action_of(state, move))``; ``state`` is left unchanged.
+
+    Trusted: the move is not checked again. Raises WrongPhase when nobody is
+    to act; a move that is not legal gives a meaningless state or raises.
+    """
+    module = _MODULES.get(state.phase)
+    if module is None:
+        raise WrongPhase("Nobody is to act")
+    seat = state.turn
+    record = module.action(state, move)
+    st = state.copy()
+    module.do(st, seat, move)
+    st.deal_actions = (*state.deal_actions, record)
+    if st.outcome is not None:
+        end_deal(st)
+    return st
+
+
 def forced_action(state: State) -> dict[str, Any]:
     """D17: the action a timer forces now, marked ``auto``; raises WrongPhase
     when nobody is to act."""
@@ -167,11 +216,23 @@ def apply_trusted(state: State, action: Mapping[str, Any]) -> State:
     Raises what ``apply`` raises but MalformedAction; an action that is not
     well formed may raise KeyError or TypeError instead.
     """
-    return _apply(state, action, next(k for k in action if k in _PHASE_OF_VERB))
+    return _apply(state, action, verb_of(action))
 
 
 def _apply(state: State, action: Mapping[str, Any], verb: str) -> State:
-    phase = state.phase
+    st = state.copy()
+    advance(st, action, verb)
+    return st
+
+
+def advance(st: State, action: Mapping[str, Any], verb: str) -> None:
+    """Applies a well-formed action with verb ``verb`` to ``st`` itself.
+
+    For folds that own their working state (``replay``, the notation reader):
+    after an error ``st`` is half changed and must be dropped. Raises what
+    ``apply`` raises but MalformedAction.
+    """
+    phase = st.phase
     if phase is not _PHASE_OF_VERB[verb]:
         if phase is Phase.MATCH_OVER:
             raise WrongPhase("The match is over")
@@ -179,34 +240,48 @@ def _apply(state: State, action: Mapping[str, Any], verb: str) -> State:
             raise WrongPhase("The deal is over")
         raise WrongPhase(_WRONG_PHASE[phase])
     seat = action["seat"]
-    if seat != state.turn:
+    if seat != st.turn:
         raise NotYourTurn("It is not your turn")
+    module = _MODULES[phase]
     if action.get("auto"):
-        expected = strip(_MODULES[phase].forced(state))
+        expected = strip(module.forced(st))
         if strip(action) != expected:
             raise InvalidAuto("A timed-out decision must be the forced choice")
-    st = state.copy()
     record = dict(action)
-    _MODULES[phase].step(st, seat, verb, record)
-    st.deal_actions = (*state.deal_actions, record)
+    module.step(st, seat, verb, record)
+    st.deal_actions = (*st.deal_actions, record)
     if st.outcome is not None:
         end_deal(st)
-    return st
 
 
 def replay(state: State, actions: Sequence[Mapping[str, Any]]) -> State:
     """Folds ``apply`` over ``actions``; raises at the first illegal one."""
+    if not actions:
+        return state
+    st = state.copy()
     for action in actions:
-        state = apply(state, action)
-    return state
+        advance(st, action, check_shape(action))
+    return st
+
+
+def verb_of(action: Mapping[str, Any]) -> str:
+    """The verb of an action read from a checked log; raises StopIteration if none."""
+    for key in action:
+        if key in _PHASE_OF_VERB:
+            return str(key)
+    raise StopIteration
 
 
 __all__ = [
     "IllegalAction",
+    "action_of",
+    "advance",
     "apply",
+    "apply_move",
     "apply_trusted",
     "forced_action",
     "legal_actions",
+    "legal_moves",
     "new_match",
     "parse_deck",
     "replay",

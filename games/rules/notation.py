@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import check_shape
-from .engine import apply_trusted, legal_actions, new_match, parse_deck, start_deal
+from .engine import advance, legal_actions, new_match, parse_deck, start_deal, verb_of
 from .errors import IllegalAction
 from .state import MODES, Phase, State
 
@@ -150,10 +150,12 @@ def replay_document(doc: Document, allow_unfinished: bool = False) -> State:
             raise NotationError(
                 number, 0, "The dealer of this round must be seat %(seat)s", seat=state.next_dealer
             )
+        # start_deal returns a fresh state that nothing else holds, so the
+        # deal's actions are folded on it in place (no copy per action).
         state = start_deal(state, record.deck)
         for index, action in enumerate(record.actions, 1):
             try:
-                state = apply_trusted(state, action)
+                advance(state, action, verb_of(action))
             except IllegalAction as exc:
                 raise NotationError(number, index, exc.template, **exc.params) from None
         if state.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):

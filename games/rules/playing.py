@@ -10,11 +10,13 @@ from .cards import (
     SUIT_MASKS,
     SUIT_NAMES,
     Rank,
+    card_at,
     card_points,
     cards_of,
     rank_of,
     strength,
     suit_of,
+    trick_points,
     trick_winner,
 )
 from .errors import (
@@ -64,22 +66,68 @@ def may_announce(st: State, seat: int, card: int) -> bool:
     )
 
 
-def sawa_valid(st: State, seat: int) -> bool:
-    """D26: the seat on lead surely wins every remaining trick."""
-    return not st.trick and can_claim(st.hands, seat, st.trump, st.lock)
+# The compact form of a play (``engine.legal_moves``): the card int, plus
+# BALOOT when it is announced with the card; SAWA for a claim.
+BALOOT = 32
+SAWA = 64
+
+
+def moves(st: State) -> list[int]:
+    """Every card the seat to act may play, with Baloot and Sawa where valid,
+    in the compact form."""
+    seat = st.turn
+    assert seat is not None
+    out: list[int] = []
+    announce = _baloot_cards(st, seat)
+    mask = playable(st, seat)
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        card = low.bit_length() - 1
+        out.append(card)
+        if low & announce:
+            out.append(card | BALOOT)
+    if not st.trick:
+        trump = st.contract.trump if st.contract else -1
+        if can_claim(st.hands, seat, trump, st.lock):
+            out.append(SAWA)
+    return out
+
+
+def _baloot_cards(st: State, seat: int) -> int:
+    """The mask of cards the seat may announce Baloot with (D21a): the trump
+    K and Q while it may still announce, else none; ``may_announce`` card by card."""
+    contract = st.contract
+    if (
+        contract is None
+        or contract.trump < 0
+        or not st.baloot_ok >> seat & 1
+        or st.baloot_done >> seat & 1
+    ):
+        return 0
+    return 1 << card_at(contract.trump, Rank.KING) | 1 << card_at(contract.trump, Rank.QUEEN)
+
+
+def action(st: State, move: int) -> dict[str, Any]:
+    """The notation form of a compact play by the seat to act."""
+    if move == SAWA:
+        return {"seat": st.turn, "sawa": True}
+    if move & BALOOT:
+        return {"seat": st.turn, "play": CARD_STR[move & 31], "baloot": True}
+    return {"seat": st.turn, "play": CARD_STR[move]}
 
 
 def legal(st: State) -> list[dict[str, Any]]:
     """Every card the seat to act may play, with Baloot and Sawa where valid."""
     seat = st.turn
-    assert seat is not None
     out: list[dict[str, Any]] = []
-    for card in cards_of(playable(st, seat)):
-        out.append({"seat": seat, "play": CARD_STR[card]})
-        if may_announce(st, seat, card):
-            out.append({"seat": seat, "play": CARD_STR[card], "baloot": True})
-    if sawa_valid(st, seat):
-        out.append({"seat": seat, "sawa": True})
+    for move in moves(st):
+        if move == SAWA:
+            out.append({"seat": seat, "sawa": True})
+        elif move & BALOOT:
+            out.append({"seat": seat, "play": CARD_STR[move & 31], "baloot": True})
+        else:
+            out.append({"seat": seat, "play": CARD_STR[move]})
     return out
 
 
@@ -103,6 +151,12 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     or InvalidSawa.
     """
     if verb == "sawa":
+        if st.trick:
+            raise InvalidSawa("Sawa is claimed at your turn to lead")
+        if not can_claim(st.hands, seat, st.trump, st.lock):
+            raise InvalidSawa(
+                "Sawa needs a hand that wins every remaining trick whatever the others play"
+            )
         _claim(st, seat)
         return
     card = CARD_OF[action["play"]]
@@ -118,9 +172,33 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
                 "by the player who held both outside a declared project"
             )
         st.baloot_done |= 1 << seat
-    hands = list(st.hands)
-    hands[seat - 1] = hand & ~(1 << card)
-    st.hands = (hands[0], hands[1], hands[2], hands[3])
+    _play(st, seat, card)
+
+
+def do(st: State, seat: int, move: int) -> None:
+    """Applies a compact play that ``moves`` offered to ``st`` (a fresh copy),
+    checking nothing."""
+    if move == SAWA:
+        _claim(st, seat)
+        return
+    if move & BALOOT:
+        st.baloot_done |= 1 << seat
+        move &= 31
+    _play(st, seat, move)
+
+
+def _play(st: State, seat: int, card: int) -> None:
+    """Moves a playable card from the seat's hand to the trick, closing the
+    trick (D2) and the deal when it is complete."""
+    hands = st.hands
+    if seat == 1:
+        st.hands = (hands[0] & ~(1 << card), hands[1], hands[2], hands[3])
+    elif seat == 2:
+        st.hands = (hands[0], hands[1] & ~(1 << card), hands[2], hands[3])
+    elif seat == 3:
+        st.hands = (hands[0], hands[1], hands[2] & ~(1 << card), hands[3])
+    else:
+        st.hands = (hands[0], hands[1], hands[2], hands[3] & ~(1 << card))
     plays = (*st.trick, (seat, card))
     if len(plays) < 4:
         st.trick = plays
@@ -128,12 +206,14 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
         return
     trump = st.trump
     winner = trick_winner(plays, trump)
-    points = sum(card_points(played, trump) for _, played in plays)
+    points = trick_points(plays, trump)
     if len(st.tricks) == 7:
         points += LAST_TRICK_BONUS
-    scored = list(st.points)
-    scored[team_index(winner)] += points
-    st.points = (scored[0], scored[1])
+    scored = st.points
+    if winner % 2:
+        st.points = (scored[0] + points, scored[1])
+    else:
+        st.points = (scored[0], scored[1] + points)
     st.tricks = (*st.tricks, Trick(st.leader, plays, winner))
     st.trick = ()
     st.leader = winner
@@ -159,16 +239,7 @@ def _explain_unplayable(st: State, hand: int) -> None:
 
 
 def _claim(st: State, seat: int) -> None:
-    """D26: the claimer's team takes every remaining card and the last trick.
-
-    Raises InvalidSawa when a trick is under way or the claim is not sure.
-    """
-    if st.trick:
-        raise InvalidSawa("Sawa is claimed at your turn to lead")
-    if not can_claim(st.hands, seat, st.trump, st.lock):
-        raise InvalidSawa(
-            "Sawa needs a hand that wins every remaining trick whatever the others play"
-        )
+    """D26: the claimer's team takes every remaining card and the last trick."""
     trump = st.trump
     remaining = sum(card_points(card, trump) for hand in st.hands for card in cards_of(hand))
     scored = list(st.points)

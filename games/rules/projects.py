@@ -7,6 +7,7 @@ Runs follow the natural order 7 8 9 T J Q K A in one suit (D19).
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from .cards import CARD_STR, Rank, Suit, card_at, rank_of, suit_of, suit_pattern
@@ -31,8 +32,30 @@ def is_run(cards: tuple[int, ...]) -> bool:
     )
 
 
+# Bit r of each suit's byte, for r = 0..5: where a run of three may start.
+_RUN_STARTS = 0x3F3F3F3F
+# Bits T J Q K A of one suit's byte: the ranks whose four of a kind counts (D19).
+_KIND_BITS = 0xF8
+
+
+def holds_project(hand: int) -> bool:
+    """D19: whether the hand holds any project at all (a run of three, or four
+    of a kind of T, J, Q, K or A); a quick test before ``candidates``."""
+    if hand & hand >> 1 & hand >> 2 & _RUN_STARTS:
+        return True
+    return bool(hand & hand >> 8 & hand >> 16 & hand >> 24 & _KIND_BITS)
+
+
 def candidates(hand: int, sun: bool) -> list[Project]:
     """D19: every single project the hand holds, longer runs offering each part."""
+    if not holds_project(hand):
+        return []
+    return scan_candidates(hand, sun)
+
+
+def scan_candidates(hand: int, sun: bool) -> list[Project]:
+    """``candidates`` by the full scan, without the quick test (which a test
+    proves exact against it)."""
     found: list[Project] = []
     for suit in Suit:
         bits = suit_pattern(hand, suit)
@@ -83,6 +106,16 @@ def compatible(chosen: list[Project], project: Project) -> bool:
 
 def declarations(hand: int, sun: bool) -> list[list[Project]]:
     """Every valid declaration list for a hand, the empty one first (D18-D19)."""
+    if not holds_project(hand):
+        return [[]]
+    return [list(option) for option in declaration_options(hand, sun)]
+
+
+@functools.lru_cache(maxsize=64)
+def declaration_options(hand: int, sun: bool) -> tuple[tuple[Project, ...], ...]:
+    """``declarations`` as immutable tuples, remembered for the last hands
+    asked about: listing the legal declarations and applying one of them ask
+    about the same hand."""
     options = candidates(hand, sun)
     out: list[list[Project]] = []
 
@@ -95,7 +128,7 @@ def declarations(hand: int, sun: bool) -> list[list[Project]]:
                 chosen.pop()
 
     extend(0, [])
-    return out
+    return tuple(tuple(option) for option in out)
 
 
 def check_declaration(projects: list[Project], hand: int, sun: bool) -> None:

@@ -216,6 +216,42 @@ def legal_cards(hand: int, trick: Sequence[tuple[int, int]], trump: int, lock: b
     return hand
 
 
+_Tables = tuple[
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[int, ...], ...],
+    dict[int, tuple[int, ...]],
+]
+# Per trump (-1 for Sun): the tables every search with that trump shares.
+_TABLES: dict[int, _Tables] = {}
+
+
+def _tables(trump: int) -> _Tables:
+    """Card points and trick power by card, card points and best power by suit
+    pattern, and an empty cache of equivalent-card runs (``_representatives``)."""
+    points = tuple((TRUMP_POINTS if c >> 3 == trump else PLAIN_POINTS)[c & 7] for c in range(32))
+    # Trick power: a trump beats every plain card; a plain card only
+    # counts in the led suit (``_card`` checks the suit).
+    power = tuple(
+        100 + TRUMP_STRENGTH[c & 7] if c >> 3 == trump else PLAIN_STRENGTH[c & 7] for c in range(32)
+    )
+    suit_points = tuple(
+        tuple(
+            sum(points[8 * s + r] for r in range(8) if pattern >> r & 1) for pattern in range(256)
+        )
+        for s in range(4)
+    )
+    best_power = tuple(
+        tuple(
+            max((power[8 * s + r] for r in range(8) if pattern >> r & 1), default=-1)
+            for pattern in range(256)
+        )
+        for s in range(4)
+    )
+    return points, power, suit_points, best_power, {}
+
+
 class _Solver:
     """One search: the trump, the lock and the transposition table."""
 
@@ -240,32 +276,12 @@ class _Solver:
         self.trump = trump
         self.lock = lock and trump >= 0
         self.trump_mask = SUIT_MASKS[trump] if trump >= 0 else 0
-        self.points = tuple(
-            (TRUMP_POINTS if c >> 3 == trump else PLAIN_POINTS)[c & 7] for c in range(32)
-        )
-        # Trick power: a trump beats every plain card; a plain card only
-        # counts in the led suit (``_card`` checks the suit).
-        self.power = tuple(
-            100 + TRUMP_STRENGTH[c & 7] if c >> 3 == trump else PLAIN_STRENGTH[c & 7]
-            for c in range(32)
-        )
-        self.suit_points = tuple(
-            tuple(
-                sum(self.points[8 * s + r] for r in range(8) if pattern >> r & 1)
-                for pattern in range(256)
-            )
-            for s in range(4)
-        )
-        self.best_power = tuple(
-            tuple(
-                max((self.power[8 * s + r] for r in range(8) if pattern >> r & 1), default=-1)
-                for pattern in range(256)
-            )
-            for s in range(4)
-        )
+        tables = _TABLES.get(trump)
+        if tables is None:
+            tables = _TABLES[trump] = _tables(trump)
+        self.points, self.power, self.suit_points, self.best_power, self.groups = tables
         self.table: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
         self.best_lead: dict[tuple[int, int, int, int, int], int] = {}
-        self.groups: dict[int, tuple[int, ...]] = {}
 
     def remaining(self, position: Position) -> int:
         """Card points still to be taken: cards in hands and on the table, and the last 10."""

@@ -27,6 +27,10 @@ class Phase(Enum):
     ROUND_OVER = "round_over"
     MATCH_OVER = "match_over"
 
+    # Members are singletons compared by identity; the default Enum hash is a
+    # Python-level call, and the engine looks phases up in dicts at every action.
+    __hash__ = object.__hash__
+
 
 # Bidding stages inside Phase.BIDDING (D8-D12).
 OPEN = 0  # a seat's ordinary turn in a bidding round
@@ -87,6 +91,8 @@ class RoundResult:
     points: tuple[int, int]
     score: tuple[int, int]
     details: dict[str, Any] = field(default_factory=dict)
+    # explain()'s dict, made once: a view shows every finished deal's result.
+    _explained: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The round object of ``python -m games.rules score`` (notation.md)."""
@@ -105,10 +111,17 @@ class RoundResult:
         }
 
     def explain(self) -> dict[str, Any]:
-        """``to_json`` plus the breakdown a result panel shows (rounding, defeat...)."""
-        out = self.to_json()
-        out.update(self.details)
-        return out
+        """``to_json`` plus the breakdown a result panel shows (rounding, defeat...).
+
+        A new dict each time; its values are shared with the result (as
+        ``details`` always were), so treat them as read-only.
+        """
+        explained = self._explained
+        if explained is None:
+            explained = self.to_json()
+            explained.update(self.details)
+            object.__setattr__(self, "_explained", explained)
+        return dict(explained)
 
     def record(self) -> dict[str, Any]:
         """A JSON-safe dict that ``RoundResult.from_record`` turns back into an equal result."""

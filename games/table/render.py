@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.urls import reverse
@@ -207,7 +208,9 @@ def current_deal(match: Match) -> CurrentDeal | None:
     return CurrentDeal(match.deal_number, match.deal_commitment)
 
 
+@lru_cache(maxsize=4096)
 def _urls(match_id: int) -> dict[str, str]:
+    """The addresses a table's parts link to (the same for every picture of the match)."""
     args = [match_id]
     return {
         "page": reverse("play:table", args=args),

@@ -74,6 +74,6 @@ def test_the_worked_example_is_the_librarys_own_computation(player: User):
     for example in (played, left):
         for seat in example.seats:
             assert f"{seat.after.mu:.2f}" in body
-            assert f">{seat.after.shown} " in body
+            assert f"<strong>{seat.after.shown}</strong>" in body
     assert f"{formula.BETA:.3f}" in body
     assert f"{formula.TAU:.4f}" in body

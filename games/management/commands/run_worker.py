@@ -104,10 +104,13 @@ class Command(BaseCommand):
             if not played:
                 alarm.ALARM.sleep(self._next_deadline(), min(interval, RELAY_POLL), stop)
         self.analyst.close()
+        self.analyst = None
         connection.close()
         logger.info("worker: stopped")
 
     next_beat = 0.0
+    # Set by handle(): the deal analysis beside the due turns.
+    analyst: analysis.Analyst | None = None
 
     def _next_deadline(self) -> datetime | None:
         """The next deadline, or None (sleep the longest) when the database fails."""
@@ -137,7 +140,8 @@ class Command(BaseCommand):
             importing = imports.store_some()
             self.chores.run_due()
             # Due turns first: a new analysis starts only after a pass with none.
-            analysis.analyse_safely(self.analyst, idle=not played and not importing)
+            if self.analyst is not None:
+                analysis.analyse_safely(self.analyst, idle=not played and not importing)
             return played + int(importing)
         except DatabaseError:
             logger.exception("worker: database error; retrying")
