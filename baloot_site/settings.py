@@ -135,6 +135,14 @@ TABLE_SOCKETS_PER_SERVER = environment.count(os.environ, "TABLE_SOCKETS_PER_SERV
 QUICK_MATCH_BOT_WAIT = environment.seconds(os.environ, "QUICK_MATCH_BOT_WAIT", 45.0)
 # The most deals an imported document may hold (a real match has a few dozen).
 IMPORT_MAX_DEALS = environment.count(os.environ, "IMPORT_MAX_DEALS", 200)
+# The worker stores an upload this many deals per pass, each deal in a
+# transaction of its own, and plays the due turns between passes.
+IMPORT_DEALS_PER_PASS = environment.count(os.environ, "IMPORT_DEALS_PER_PASS", 10)
+# An invite link works for this long after it was issued; the table's
+# creator can issue a new one (the old one stops working) or turn it off.
+INVITE_MAX_AGE_SECONDS = environment.seconds(
+    os.environ, "INVITE_MAX_AGE_SECONDS", 7 * 24 * 60 * 60.0
+)
 # The worker deletes a table nobody started this long after it was opened.
 WAITING_TABLE_EXPIRY_SECONDS = environment.seconds(
     os.environ, "WAITING_TABLE_EXPIRY_SECONDS", 2 * 60 * 60.0

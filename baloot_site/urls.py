@@ -15,6 +15,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("games.table.urls")),
     path("", include("games.social.urls")),
+    path("", include("games.ratings.urls")),
     path("matches/", include("games.history.urls")),
     # The language switcher posts here (Django's set_language, remembered for players).
     path("i18n/setlang/", set_language, name="set_language"),

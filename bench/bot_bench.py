@@ -1,10 +1,12 @@
 """Bot strength benchmark (issue 13): duplicate matches between bot levels.
 
-Each duplicate pair plays one sequence of decks twice: first with level X at
-seats 1 and 3 and level Y at seats 2 and 4, then with the seats rotated by
-one and the first dealer moved on by one, so that every hand X held in the
-first match goes to Y in the second, and the other way round. Luck in the
-cards cancels; what is left is play.
+Each duplicate pair plays one sequence of decks twice, with the same first
+dealer: first with level X at seats 1 and 3 and level Y at seats 2 and 4,
+then with the levels' seats rotated by one (X at 2 and 4), so that every
+hand X held in the first match goes to Y in the second, and the other way
+round. Luck in the cards cancels; what is left is play. (Moving the dealer
+on by one as well would hand every seat its neighbour's cards and give X
+its own hands back.)
 
 For each pair of levels it prints: the share of matches X won with its 95%
 confidence interval (Wilson), X's game points minus Y's per deal with its 95%
@@ -103,12 +105,12 @@ def duel(
         diffs = 0
         deals_total = 0
         for rotation in (0, 1):
-            # Rotation 1 moves every seat on by one: X's hands of rotation 0 go to Y.
+            # Rotation 1 moves the levels on by one seat, the deal staying the
+            # same: X's hands of rotation 0 go to Y.
             x_seats = (1, 3) if rotation == 0 else (2, 4)
             levels = {s: x if s in x_seats else y for s in (1, 2, 3, 4)}
-            first = dealer if rotation == 0 else dealer % 4 + 1
             score, deals = play_match(
-                decks, levels, first, args.mode, args.max_deals or 10_000, args.budget_ms, times
+                decks, levels, dealer, args.mode, args.max_deals or 10_000, args.budget_ms, times
             )
             x_team = "A" if rotation == 0 else "B"
             y_team = "B" if rotation == 0 else "A"

@@ -7,7 +7,23 @@ seat, and prints action-to-push latency (p50, p99) and actions per second,
 next to the round trip of a bare Channels echo consumer served by the same
 daphne process in the same run. Prints figures, asserts nothing.
 
-Run: ``.venv/bin/python bench/live_bench.py --tables 50 200``.
+Every seat is played by the site's default bot (``normal``), which answers
+at once whatever ``BOT_DECISION_MS`` says, so the figures are the server's
+own: the delay before a bot acts is ``--bot-delay``, not thinking time.
+
+Also prints the CPU time each kind of server process spent per action in
+the measured window (read from /proc, so meaningful on a busy machine too),
+and with ``--profile DIR`` runs every server process under cProfile (all
+threads) and leaves one ``NAME.prof`` per process in DIR, summed up by
+``bench/profile_report.py``.
+
+Run:
+
+- embedded default, 50 tables: ``.venv/bin/python bench/live_bench.py --tables 50``
+- production stack, 200 tables: ``.venv/bin/python bench/live_bench.py --stack
+  production --tables 200 --bot-delay 0.5`` (a bot delay of 1 s offers fewer than
+  200 actions/s from 200 tables, deal pauses included)
+- a short run to see that it works: add ``--short`` (20 s measured after 3 s).
 """
 
 from __future__ import annotations
@@ -29,16 +45,40 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
     parser.add_argument("--bot-delay", type=float, default=1.0, help="seconds a bot waits")
     parser.add_argument("--stack", choices=["embedded", "production"], default="embedded")
+    parser.add_argument(
+        "--short", action="store_true", help="20 s measured after 3 s, to see that it works"
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="run the server processes under cProfile, one NAME.prof each in DIR/TABLES/",
+    )
     args = parser.parse_args()
-    print(f"{args.duration:.0f} s measured after {args.warmup:.0f} s, bots wait {args.bot_delay} s")
+    if args.short:
+        args.duration, args.warmup = 20.0, 3.0
+    print(
+        f"{args.duration:.0f} s measured after {args.warmup:.0f} s; the default bot (normal,"
+        f" no search) plays every seat, {args.bot_delay} s after its turn comes"
+    )
     print(HEADER)
     for count in args.tables:
+        profile = args.profile / str(count) if args.profile else None
         with tempfile.TemporaryDirectory(prefix="live-bench-") as workdir:
             figures = run(
-                args.stack, count, args.duration, args.warmup, args.bot_delay, Path(workdir)
+                args.stack,
+                count,
+                args.duration,
+                args.warmup,
+                args.bot_delay,
+                Path(workdir),
+                profile,
             )
         print(figures.line())
         print("    " + echo_line(figures), flush=True)
+        print("    " + figures.cpu_line())
+        if profile is not None:
+            print(f"    profiles: {profile}/*.prof (bench/profile_report.py {profile})")
         if figures.first_load is not None:
             sent, zipped = figures.first_load
             print(f"    table first load: {sent} bytes as sent, {zipped} bytes gzipped")

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import os
 import re
 import statistics
 import sys
@@ -139,6 +140,22 @@ class Figures:
     error_samples: list[str] = field(default_factory=list)
     push_sizes: list[int] = field(default_factory=list)
     first_load: tuple[int, int] | None = None
+    # CPU seconds each server process used in the measured window.
+    cpu: dict[str, float] = field(default_factory=dict)
+
+    def cpu_line(self) -> str:
+        """CPU per action of each kind of server process, in milliseconds."""
+        if not self.cpu or not self.actions:
+            return "CPU per action: not measured"
+        kinds: dict[str, float] = {}
+        for name, seconds in self.cpu.items():
+            kind = name.rsplit("-", 1)[0]
+            kinds[kind] = kinds.get(kind, 0.0) + seconds
+        shares = ", ".join(
+            f"{kind} {seconds / self.actions * 1000:.1f} ms ({seconds / self.seconds:.2f} cores)"
+            for kind, seconds in kinds.items()
+        )
+        return f"CPU per action (all processes of a kind together): {shares}"
 
     @property
     def median_push(self) -> float:
@@ -328,9 +345,24 @@ async def echo_round_trips(url: str, origin: str, stop: asyncio.Event, limit: in
     return times
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process has used so far, from /proc (0 if unknown)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # utime and stime are the 14th and 15th fields; two are left of the ")".
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_of(stack: Stack) -> dict[str, float]:
+    """CPU seconds used so far by each process of the stack, by name."""
+    return {process.name: cpu_seconds(process.pid) for process in stack.processes}
+
+
 async def measure(
     stack: Stack, tables: dict[int, list[str]], warmup: float, duration: float
-) -> tuple[list[Client], float, float, list[float]]:
+) -> tuple[list[Client], float, float, list[float], dict[str, float]]:
     """Connect every client, wait ``warmup``, measure for ``duration``, stop the workers."""
     clients = []
     for match_id, sessions in tables.items():
@@ -359,8 +391,11 @@ async def measure(
         echo_round_trips(stack.daphnes[0].ws_url, stack.daphnes[0].url, echo_stop, 100_000)
     )
     window_start = time.time()
+    cpu_before = cpu_of(stack)
     await asyncio.sleep(duration)
     window_end = time.time()
+    cpu_after = cpu_of(stack)
+    cpu = {name: cpu_after[name] - cpu_before[name] for name in cpu_after}
     echo_stop.set()
     await asyncio.to_thread(lambda: [worker.stop() for worker in stack.worker_processes])
     if not stack.worker_processes:
@@ -379,14 +414,36 @@ async def measure(
         await asyncio.sleep(0.2)
     stop.set()
     await asyncio.gather(*tasks)
-    return clients, window_start, window_end, await echo
+    return clients, window_start, window_end, await echo, cpu
+
+
+def profile_processes(stack: Stack, directory: Path) -> None:
+    """Make every process of ``stack`` run under ``profiled.py``, writing DIRECTORY/NAME.prof."""
+    directory.mkdir(parents=True, exist_ok=True)
+    wrapper = str(ROOT / "bench" / "profiled.py")
+    for process in stack.processes:
+        program = process.argv[1:] if process.argv[0] == sys.executable else process.argv
+        out = directory / f"{process.name}.prof"
+        process.argv = [sys.executable, wrapper, str(out), *program]
 
 
 def run(
-    kind: str, count: int, duration: float, warmup: float, bot_delay: float, workdir: Path
+    kind: str,
+    count: int,
+    duration: float,
+    warmup: float,
+    bot_delay: float,
+    workdir: Path,
+    profile: Path | None = None,
 ) -> Figures:
-    """One measured run of ``count`` bot tables on a fresh stack of ``kind``."""
+    """One measured run of ``count`` bot tables on a fresh stack of ``kind``.
+
+    With ``profile``, every server process runs under cProfile and writes
+    its figures there as it stops (``profiled.py``).
+    """
     stack, clean_up = make_stack(kind, workdir, bot_delay)
+    if profile is not None:
+        profile_processes(stack, profile)
     try:
         stack.prepare()
         stack.start()
@@ -394,7 +451,7 @@ def run(
         tables = {int(k): v for k, v in json.loads(out.strip().splitlines()[-1]).items()}
         some_match, sessions = next(iter(tables.items()))
         loaded = first_load(stack.daphnes[0].url, f"sessionid={sessions[0]}", some_match)
-        clients, start, end, echo = asyncio.run(measure(stack, tables, warmup, duration))
+        clients, start, end, echo, cpu = asyncio.run(measure(stack, tables, warmup, duration))
         events = event_times(stack, list(tables))
         tracebacks = stack.tracebacks()
     finally:
@@ -435,6 +492,7 @@ def run(
         samples,
         [size for client in clients for size in client.push_sizes],
         loaded,
+        cpu,
     )
 
 

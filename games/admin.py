@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from games.match import services
 from games.match.errors import ServiceError
 from games.match.event_log import first_inconsistency, load_state
-from games.match.models import Event, Match, Seat
+from games.match.models import Event, ImportJob, Match, Seat
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -47,11 +47,54 @@ class SeatInline(ReadOnlyInline):
     readonly_fields = fields
 
 
-class EventInline(ReadOnlyInline):
-    model = Event
-    fields = ("seq", "kind", "actor_seat", "auto", "created_at", "shown_payload")
-    readonly_fields = fields
-    ordering = ("seq",)
+class MatchFilter(admin.SimpleListFilter):
+    """The events of one match (``?match=<id>``, as the match page links to them).
+
+    Only the chosen match is offered: a list of every match would be as long
+    as the list of events it is meant to shorten.
+    """
+
+    title = _("match")
+    parameter_name = "match"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        value = self.value()
+        if value and value.isdigit():
+            return [(value, str(_("Match %(id)s") % {"id": value}))]
+        return []
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Event]) -> QuerySet[Event]:
+        value = self.value()
+        if value is None:
+            return queryset
+        if not value.isdigit():
+            return queryset.none()
+        return queryset.filter(match_id=int(value))
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    """Every match's log, a page at a time: a long match no longer renders as one page."""
+
+    list_display = ("seq", "match", "kind", "actor_seat", "auto", "created_at", "shown_payload")
+    list_display_links = None
+    list_filter = (MatchFilter, "kind")
+    list_per_page = 100
+    list_max_show_all = 100
+    ordering = ("match", "seq")
+    show_full_result_count = False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
+        return super().get_queryset(request).select_related("match")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
     @admin.display(description=_("payload"))
     def shown_payload(self, event: Event) -> str:
@@ -131,7 +174,10 @@ class MatchAdmin(admin.ModelAdmin):
         "winner",
     )
     fields = readonly_fields
-    inlines = (SeatInline, EventInline)
+    # The events are a paginated list of their own (EventAdmin), linked from
+    # "history": a long match's log would make this page tens of thousands
+    # of pixels tall.
+    inlines = (SeatInline,)
     actions = ("verify", "abort")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
@@ -156,8 +202,13 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("history"))
     def history_links(self, match: Match) -> SafeString:
-        """Links to the match page, the replay of its first finished deal and its notation."""
-        links = [(reverse("games:detail", args=[match.pk]), _("Match page and score sheet"))]
+        """Links to the match's events, its page, the replay of its first finished deal and
+        its notation."""
+        events = f"{reverse('admin:games_event_changelist')}?match={match.pk}"
+        links = [
+            (events, _("Events (%(count)s)") % {"count": match.seq}),
+            (reverse("games:detail", args=[match.pk]), _("Match page and score sheet")),
+        ]
         if match.seq and load_state(match).results:
             links.append((reverse("games:replay", args=[match.pk, 1]), _("Replay, from deal 1")))
         if match.is_over:
@@ -211,6 +262,40 @@ class MatchAdmin(admin.ModelAdmin):
                 % {"count": aborted},
                 messages.SUCCESS,
             )
+
+
+@admin.register(ImportJob)
+class ImportJobAdmin(admin.ModelAdmin):
+    """Uploads and how far the worker got with them; read only, the document not shown."""
+
+    list_display = (
+        "__str__",
+        "user",
+        "status",
+        "deals_stored",
+        "deals_total",
+        "match",
+        "created_at",
+        "finished_at",
+    )
+    list_filter = ("status",)
+    fields = (
+        "user",
+        "status",
+        "deals_stored",
+        "deals_total",
+        "match",
+        "error",
+        "created_at",
+        "finished_at",
+    )
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 # The chat's staff pages (reports, messages, bans) live beside the chat.

@@ -11,3 +11,9 @@ class GamesConfig(AppConfig):
 
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        # Ratings and players' statistics follow each deal and match end.
+        from games.ratings import recording
+
+        recording.connect()

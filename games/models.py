@@ -17,6 +17,7 @@ from games.match.models import (
     Seat,
     new_invite_token,
 )
+from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
 from games.social.models import (
     ChatBan,
     ChatMessage,
@@ -39,8 +40,12 @@ __all__ = [
     "Event",
     "ImportJob",
     "Match",
+    "PlayerRating",
+    "PlayerStats",
     "QueueEntry",
     "QueueSocket",
+    "RatedMatch",
+    "RatedSeat",
     "RematchOffer",
     "Seat",
     "WorkerHeartbeat",

@@ -10,6 +10,9 @@ Each package may import only what ``docs/architecture.md`` allows:
 - ``games.table`` and ``games.history``: ``match``, ``display`` and ``rules``,
   never each other; the table also hosts ``games.social`` (chat, rematch);
 - ``games.social``: ``match``, ``display`` and ``rules``, never the pages;
+- ``games.ratings``: ``match``, ``display`` and ``rules``: ratings, leaderboards and
+  profiles read the match side, which calls them back through
+  ``games.match.projections`` without importing them;
 - ``games.worker``: ``match`` and ``rules``: it records turns through the services.
 
 Imports are read from the source with ``ast``, including imports inside
@@ -35,6 +38,7 @@ ALLOWED = {
     "table": {"rules", "display", "match", "social"},
     "history": {"rules", "display", "match"},
     "social": {"rules", "display", "match"},
+    "ratings": {"rules", "display", "match"},
     "worker": {"rules", "match"},
 }
 # Packages that must not import anything from outside the standard library.

@@ -14,19 +14,31 @@ Baloot that can still be announced with a winning card.
 
 from __future__ import annotations
 
+import random
+import time
 from typing import Any
 
+from . import search
 from .bidding import partner_of
 from .cardplay import CHEAP_TRUMP, DRAWING_LENGTH, DRAWING_TRICKS, WORTH_A_TRUMP, cheapest
 from .choice import pick
 from .hand import beats, of_suit, points, power, suit, trick_winner
 from .memory import Memory
 
+# From this many cards in hand on, the card is chosen by exact search over
+# this many deals of the unseen cards (a few milliseconds).
+COUNT_FROM = 3
+COUNT_SAMPLES = 12
+BUDGET_SHARE = 0.8
+
 View = dict[str, Any]
 
 
-def play(view: View, memory: Memory) -> dict[str, Any]:
+def play(
+    view: View, memory: Memory, budget_ms: float, rng: random.Random, count: bool = True
+) -> dict[str, Any]:
     """The normal bot's card (with Baloot when it may), or its Sawa claim."""
+    start = time.perf_counter()
     legal = view["legal"]
     trump = view["contract"]["trump"]
     sawa = pick(legal, sawa=True)
@@ -39,6 +51,10 @@ def play(view: View, memory: Memory) -> dict[str, Any]:
     cards = sorted({a["play"] for a in legal if "play" in a})
     pick_card = follow if view["trick"] else lead
     card = pick_card(view, memory, cards, trump)
+    if count and len(cards) > 1 and len(view["hand"]) <= COUNT_FROM:
+        # The last tricks: count them out exactly on a few guessed deals.
+        deadline = start + budget_ms / 1000 * BUDGET_SHARE
+        card = search.best_card(view, memory, cards, card, deadline, COUNT_SAMPLES, rng) or card
     announced = pick(legal, play=card, baloot=True)
     if announced is not None:
         return announced

@@ -1,9 +1,11 @@
 """The bot's entry point: one decision per call, from the seat's view alone.
 
 Three levels: ``easy`` (the rule-following player), ``normal`` (the same
-bidding, and card play with a memory of the public history) and ``strong``
-(normal, plus a determinized exact search for the cards near the end of a
-deal). ``choose_action`` hands ``decide`` only ``rules.view_for(state, seat)``
+bidding, card play with a memory of the public history, and the last three
+tricks counted out exactly on a few deals fitting that memory) and
+``strong`` (normal's card play with a determinized exact search over the
+last five tricks, and bids, calls and declarations by Monte Carlo
+evaluation, ``rollout``). ``choose_action`` hands ``decide`` only ``rules.view_for(state, seat)``
 and ``rules.public_history(state)``: never another seat's cards.
 """
 
@@ -72,12 +74,16 @@ def decide(
         raise ValueError(f"unknown bot level {level!r}")
     if not view["legal"]:
         raise ValueError("this seat has nothing to decide")
-    if level == "easy" or view["phase"] != "playing":
-        return _DECIDERS[view["phase"]](view)
     history = history or {"faceup": None, "plays": []}
+    if level == "easy" or view["phase"] != "playing":
+        chosen = _DECIDERS[view["phase"]](view)
+        if level != "strong":
+            return chosen
+        rng = random.Random(json.dumps([view["seat"], view["hand"], view["bids"], view["calls"]]))
+        return strong.decide_before_play(view, history, budget_ms, rng, chosen)
     memory = remember(view, history)
-    if level == "normal":
-        return normal.play(view, memory)
     # The same view always draws the same deals: a bot's play can be replayed.
     rng = random.Random(json.dumps([view["seat"], view["hand"], history["plays"]]))
+    if level == "normal":
+        return normal.play(view, memory, budget_ms, rng)
     return strong.play(view, memory, budget_ms, rng)

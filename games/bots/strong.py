@@ -1,26 +1,27 @@
-"""The ``strong`` bot's card play: determinized double-dummy search.
+"""The ``strong`` bot: determinized double-dummy search and Monte Carlo bidding.
 
 Near the end of a deal (``SEARCH_FROM`` tricks left or fewer) the bot deals
 the unseen cards to the other seats many times, each deal consistent with
 everything it knows (``memory``, ``sampling``), solves every deal exactly
 with ``games.rules.solver`` and plays the card with the best average card
-points for its team. It stops sampling at its time budget; earlier in the
-deal, where one exact solve costs about a second, it plays as ``normal``.
+points for its team (``search``). It stops sampling at its time budget;
+earlier in the deal, where one exact solve costs about a second, it plays
+as ``normal``. Its bids, calls and declarations are the easy bot's unless
+another legal action does clearly better on random deals played out
+(``rollout``, ``decide_before_play``).
 """
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from typing import Any
 
-from games.rules import solver
-from games.rules.cards import CARD_OF
-
-from . import normal
+from . import normal, rollout, search
 from .choice import pick
 from .memory import Memory
-from .sampling import sample_hands
 
 View = dict[str, Any]
 
@@ -34,48 +35,55 @@ BUDGET_SHARE = 0.8
 def play(view: View, memory: Memory, budget_ms: float, rng: random.Random) -> dict[str, Any]:
     """The strong bot's card, or its Sawa claim."""
     start = time.perf_counter()
-    fallback = normal.play(view, memory)
+    fallback = normal.play(view, memory, budget_ms, rng, count=False)
     legal = view["legal"]
     cards = sorted({a["play"] for a in legal if "play" in a})
     if "sawa" in fallback or len(cards) < 2 or len(view["hand"]) > SEARCH_FROM:
         return fallback
     deadline = start + budget_ms / 1000 * BUDGET_SHARE
-    team = (view["seat"] - 1) % 2
-    totals = dict.fromkeys(cards, 0)
-    samples = 0
-    while samples < MAX_SAMPLES and time.perf_counter() < deadline:
-        hands = sample_hands(memory, rng)
-        if hands is None:
-            break
-        try:
-            values = solver.card_values(_position(view, memory, hands), deadline)
-        except solver.OutOfTime:
-            break
-        for card in cards:
-            totals[card] += values[card][team]
-        samples += 1
-    if not samples:
+    card = search.best_card(view, memory, cards, fallback.get("play"), deadline, MAX_SAMPLES, rng)
+    if card is None:
         return fallback
-    preferred = fallback.get("play")
-    card = max(cards, key=lambda c: (totals[c], c == preferred))
     announced = pick(legal, play=card, baloot=True)
     if announced is not None:
         return announced
     return {"seat": view["seat"], "play": card}
 
 
-def _position(view: View, memory: Memory, hands: dict[int, list[str]]) -> solver.Position:
-    masks = [0, 0, 0, 0]
-    for seat in (1, 2, 3, 4):
-        cards = view["hand"] if seat == memory.seat else hands[seat]
-        for card in cards:
-            masks[seat - 1] |= 1 << CARD_OF[card]
-    contract = view["contract"]
-    trump = contract["trump"]
-    return solver.Position(
-        (masks[0], masks[1], masks[2], masks[3]),
-        tuple((int(p["seat"]), CARD_OF[str(p["card"])]) for p in view["trick"]),
-        memory.seat,
-        "SHDC".index(trump) if trump else -1,
-        bool(contract.get("lock")),
-    )
+# Before the first card the easy bot's choice stands unless another action
+# beats it clearly on the same random deals: by ``MARGIN`` game points plus
+# ``Z`` standard errors of the mean difference.
+MARGIN = 1.0
+Z = 2.0
+MIN_DEALS = 8
+MAX_DEALS = 400
+
+
+def decide_before_play(
+    view: View,
+    history: dict[str, Any],
+    budget_ms: float,
+    rng: random.Random,
+    heuristic: dict[str, Any],
+) -> dict[str, Any]:
+    """A bid, call or declaration chosen by Monte Carlo evaluation (``rollout``)."""
+    start = time.perf_counter()
+    candidates = list(view["legal"])
+    if len(candidates) < 2 or heuristic.get("redeal") or heuristic not in candidates:
+        return heuristic
+    deadline = start + budget_ms / 1000 * BUDGET_SHARE
+    outcomes = rollout.evaluate(view, history, candidates, deadline, rng, MAX_DEALS)
+    base = outcomes[candidates.index(heuristic)]
+    deals = len(base)
+    if deals < MIN_DEALS:
+        return heuristic
+    best, best_low = heuristic, 0.0
+    for action, values in zip(candidates, outcomes, strict=True):
+        if action is heuristic:
+            continue
+        diffs = [v - b for v, b in zip(values, base, strict=True)]
+        mean = statistics.fmean(diffs)
+        low = mean - Z * statistics.stdev(diffs) / math.sqrt(deals) - MARGIN
+        if low > best_low:
+            best, best_low = action, low
+    return best

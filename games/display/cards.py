@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.display import labels
@@ -24,7 +26,15 @@ class CardFace:
 
 
 def card_face(code: str) -> CardFace:
-    """The face of a two-character card such as ``"TH"`` (the ten of hearts)."""
+    """The face of a two-character card such as ``"TH"`` (the ten of hearts).
+
+    Named in the active language; each card's face is worked out once per language.
+    """
+    return _face(code, get_language())
+
+
+@lru_cache(maxsize=1024)
+def _face(code: str, language: str | None) -> CardFace:
     rank, suit = code[0], code[1]
     return CardFace(
         code=code,

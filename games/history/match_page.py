@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,7 +19,7 @@ from games import rules
 from games.display.score_sheet import SheetRow, score_sheet
 from games.history.deal_proof import CurrentDeal, current_deal
 from games.history.score_chart import ScoreChart, score_chart
-from games.match.access import invite_matches
+from games.match.access import invite_expiry, invite_live, invite_matches, is_host
 from games.match.event_log import load_state
 from games.match.models import Match, Seat, team_of_seat
 
@@ -69,6 +70,9 @@ class MatchHistory:
     current_deal: CurrentDeal | None
     export_url: str
     share_url: str
+    # The creator of a private match: they may issue a new link or turn it off.
+    share_host: bool = False
+    share_until: datetime | None = None
 
 
 def match_history(
@@ -105,7 +109,8 @@ def match_history(
             team_label(match.winner, my_team) if match.winner else None,
         )
     share_url = ""
-    if match.is_private and match.creator_id is not None and match.creator_id == user.pk:
+    share_host = match.is_private and is_host(match, user)
+    if share_host and invite_live(match):
         share_url = page_url("games:detail", [match.pk], {"invite": match.invite_token})
     return MatchHistory(
         names=names,
@@ -120,4 +125,6 @@ def match_history(
         current_deal=current_deal(match),
         export_url=page_url("games:export", [match.pk], access) if match.is_over else "",
         share_url=share_url,
+        share_host=share_host,
+        share_until=invite_expiry(match) if share_host else None,
     )

@@ -7,7 +7,7 @@ as won or lost.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -82,6 +82,15 @@ class HistoryLine:
     seat: Seat
     partner: str
     opponents: list[str]
+    # The usernames behind those names ("" for a bot), for links to profiles.
+    partner_username: str = ""
+    opponent_usernames: list[str] = field(default_factory=list)
+
+    @property
+    def opponent_names(self) -> list[tuple[str, str]]:
+        """Each opponent as (name, username), the username "" for a bot."""
+        usernames = self.opponent_usernames or [""] * len(self.opponents)
+        return list(zip(self.opponents, usernames, strict=True))
 
     @property
     def us(self) -> int:
@@ -110,14 +119,19 @@ def history_lines(seats: Iterable[Seat]) -> list[HistoryLine]:
     """The lines of "My matches" for ``seats`` (from ``my_seats``)."""
     lines = []
     for seat in seats:
-        others = {s.number: s.occupant_label for s in seat.match.seats.all()}
+        at_table = {s.number: s for s in seat.match.seats.all()}
+        others = {n: s.occupant_label for n, s in at_table.items()}
+        usernames = {n: s.user.get_username() if s.user else "" for n, s in at_table.items()}
         partner = (seat.number + 1) % 4 + 1
+        opponents = [n for n in (1, 2, 3, 4) if (n - seat.number) % 2]
         lines.append(
             HistoryLine(
                 match=seat.match,
                 seat=seat,
                 partner=others.get(partner, ""),
-                opponents=[others.get(n, "") for n in (1, 2, 3, 4) if (n - seat.number) % 2],
+                opponents=[others.get(n, "") for n in opponents],
+                partner_username=usernames.get(partner, ""),
+                opponent_usernames=[usernames.get(n, "") for n in opponents],
             )
         )
     return lines

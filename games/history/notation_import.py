@@ -1,11 +1,14 @@
-"""Uploading a ``baloot/1`` document: read it, let the rules engine judge it, store it.
+"""Uploading a ``baloot/1`` document: read it, let the rules engine judge it, queue it.
 
-``rules.read_document`` rejects what is malformed before any rule is applied
-(not JSON, another notation, a deck that is not 32 distinct cards...);
-``services.import_match`` replays the rest through the engine and stores
-nothing unless every deal is legal and finished. Either way the form's error
-says what is wrong and, once the rules are involved, at which round and
-action.
+The upload is bounded before anything is parsed (1 MB, at most
+``IMPORT_MAX_DEALS`` deals, no abusive nesting). ``rules.read_document``
+rejects what is malformed before any rule is applied (not JSON, another
+notation, a deck that is not 32 distinct cards...); ``services.queue_import``
+replays the rest through the engine and queues nothing unless every deal is
+legal and finished. Either way the form's error says what is wrong and, once
+the rules are involved, at which round and action. The worker then stores
+the deals in the background (``games.worker.imports``), and the job's page
+follows it until the match is there.
 """
 
 from __future__ import annotations
@@ -15,12 +18,13 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.match import services
 from games.match.errors import ServiceError
-from games.match.models import Match
+from games.match.models import ImportJob
 from games.match.rule_messages import rule_message
 
 MAX_DOCUMENT_BYTES = 1024 * 1024
@@ -46,7 +50,10 @@ def count_deals(text: str) -> int | None:
 
 
 class ImportForm(forms.Form):
-    """One notation file; cleaning it reads the document (``cleaned_data["document"]``)."""
+    """One notation file; cleaning it reads the document (``cleaned_data["document"]``,
+    its text in ``text``)."""
+
+    text = ""
 
     document = forms.FileField(
         label=_("Notation file"),
@@ -86,21 +93,28 @@ class ImportForm(forms.Form):
                 params={"deals": deals, "limit": settings.IMPORT_MAX_DEALS},
             )
         try:
-            return rules.read_document(text)
+            document = rules.read_document(text)
         except rules.MalformedDocument as error:
             raise forms.ValidationError(
                 _("This is not a valid baloot/1 document: %(problem)s"),
                 code="malformed",
                 params={"problem": rule_message(error)},
             ) from None
+        self.text = text
+        return document
 
 
-def import_upload(user: Any, form: ImportForm) -> Match | None:
-    """The match imported from a valid form, or None with the form's errors saying why not."""
+def import_upload(user: Any, form: ImportForm) -> ImportJob | None:
+    """The import queued from a valid form, or None with the form's errors saying why not."""
     if not form.is_valid():
         return None
     try:
-        return services.import_match(user, form.cleaned_data["document"])
+        return services.queue_import(
+            user,
+            form.cleaned_data["document"],
+            form.text,
+            language=translation.get_language() or "",
+        )
     except ServiceError as error:
         form.add_error("document", str(error))
         return None

@@ -62,13 +62,21 @@ class ReplaySeat:
 
 
 @dataclass(frozen=True)
+class ActionPiece:
+    """Part of an action in words: a text ("Fifty", "Hokum ♥"), then the cards it names."""
+
+    text: str
+    cards: list[CardFace]
+
+
+@dataclass(frozen=True)
 class ActionLine:
     """One action of the deal, linking to the step right after it."""
 
     step: int
     url: str
     name: str
-    text: str
+    pieces: list[ActionPiece]
     auto: bool
     current: bool
     future: bool
@@ -211,8 +219,8 @@ def replay_step(
     )
 
 
-def describe_action(action: Mapping[str, Any], before: rules.State) -> str:
-    """An action in words, such as "Hokum", "Double, locked" or "K♥ · Baloot"."""
+def describe_action(action: Mapping[str, Any], before: rules.State) -> list[ActionPiece]:
+    """An action in words and cards, such as "Hokum ♥", "Double, locked" or K♥ "· Baloot"."""
     if "bid" in action:
         bid = action["bid"]
         if bid == "hokum" and before.bid_round == 2:
@@ -221,38 +229,35 @@ def describe_action(action: Mapping[str, Any], before: rules.State) -> str:
             text = str(labels.BIDS.get(bid, bid))
         if action.get("trump"):
             text += f" {labels.SUIT_SYMBOLS[action['trump']]}"
-        return text
+        return [ActionPiece(text, [])]
     if "redeal" in action:
-        return _("Redeal (zero-point hand)")
+        return [ActionPiece(_("Redeal (zero-point hand)"), [])]
     if "double" in action:
         call = str(labels.CALLS.get(action["double"], action["double"]))
         if "lock" not in action:
-            return call
+            return [ActionPiece(call, [])]
         variant = (
             pgettext("multiplier call", "Locked")
             if action["lock"]
             else pgettext("multiplier call", "Open")
         )
-        return _("%(call)s, %(variant)s") % {"call": call, "variant": variant}
+        return [ActionPiece(_("%(call)s, %(variant)s") % {"call": call, "variant": variant}, [])]
     if "declare" in action:
         if not action["declare"]:
-            return _("No projects")
-        return " + ".join(
-            f"{labels.PROJECTS.get(p['project'], p['project'])} {_cards_text(p['cards'])}"
-            for p in action["declare"]
-        )
+            return [ActionPiece(_("No projects"), [])]
+        return [
+            ActionPiece(
+                ("+ " if index else "") + str(labels.PROJECTS.get(p["project"], p["project"])),
+                [card_face(c) for c in p["cards"]],
+            )
+            for index, p in enumerate(action["declare"])
+        ]
     if "play" in action:
-        text = _cards_text([action["play"]])
+        pieces = [ActionPiece("", [card_face(action["play"])])]
         if action.get("baloot"):
-            text += " · " + _("Baloot")
-        return text
-    return _("Sawa: claims every remaining trick")
-
-
-def _cards_text(cards: list[str]) -> str:
-    # Each card sits in a left-to-right isolate (U+2066 ... U+2069), so that
-    # "K♥" keeps its rank before its suit inside right-to-left text.
-    return " ".join(f"\u2066{face.rank}{face.symbol}\u2069" for face in map(card_face, cards))
+            pieces.append(ActionPiece("· " + _("Baloot"), []))
+        return pieces
+    return [ActionPiece(_("Sawa: claims every remaining trick"), [])]
 
 
 def _project(project: Mapping[str, Any]) -> ProjectLine:
@@ -308,7 +313,7 @@ def _groups(
                 step=number,
                 url=step_url(number),
                 name=names[action["seat"]],
-                text=describe_action(action, before),
+                pieces=describe_action(action, before),
                 auto=bool(action.get("auto")),
                 current=number == step,
                 future=number > step,

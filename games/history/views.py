@@ -22,6 +22,7 @@ from django_ratelimit.decorators import ratelimit
 
 from accounts.limits import rate
 from games import rules
+from games.history.analysis import match_analysis, step_analysis, stored_plays
 from games.history.match_page import access_params, match_history, page_url, seat_names
 from games.history.my_matches import PAGE_SIZE, HistoryFilter, history_lines, my_seats
 from games.history.notation_export import match_document
@@ -30,9 +31,11 @@ from games.history.replay import finished_deal
 from games.history.replay_page import replay_step
 from games.match.access import may_see
 from games.match.event_log import load_state
-from games.match.models import Match, Seat
+from games.match.models import ImportJob, Match, Seat
 
 STEP = re.compile(r"[0-9]{1,5}")
+# How often the page of an import in progress reloads itself.
+IMPORT_REFRESH_SECONDS = 2
 
 
 @login_required
@@ -64,6 +67,10 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """
     match, seats, access = _viewable(request, pk)
     history = match_history(match, seats, request.user, access)
+    # history.sheet has a row per finished deal: only those are analysed.
+    analysis = match_analysis(
+        match, len(history.sheet), history.names, lambda number: _deal_url(pk, number, access)
+    )
     return render(
         request,
         "games/match_detail.html",
@@ -74,6 +81,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rows": history.sheet,
             "names": history.names,
             "history": history,
+            "analysis": analysis,
         },
     )
 
@@ -94,12 +102,19 @@ def deal_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         return page_url("games:replay", [pk, number], {"step": step, **access})
 
     finished = len(load_state(match).results)
+    names = seat_names(match, seats)
+    step = int(raw)
+    # The replay's door let only a finished deal through: its analysis may show.
+    plays = stored_plays(match, number)
+    has_cards = any("play" in action for action in replay.actions)
     return render(
         request,
         "games/replay.html",
         {
             "match": match,
-            "r": replay_step(replay, int(raw), seat_names(match, seats), step_url),
+            "r": replay_step(replay, step, names, step_url),
+            "a": step_analysis(plays, step, names, step_url) if plays else None,
+            "analysis_pending": plays is None and has_cards,
             "match_url": page_url("games:detail", [pk], access),
             "export_url": page_url("games:export", [pk], access) if match.is_over else "",
             "prev_deal_url": _deal_url(pk, number - 1, access) if number > 1 else "",
@@ -125,22 +140,48 @@ def export_notation(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @ratelimit(group="imports", key="user", rate=rate("IMPORTS"), method="POST")
 def import_notation(request: HttpRequest) -> HttpResponse:
-    """Upload a ``baloot/1`` document; a valid one becomes an imported match."""
+    """Upload a ``baloot/1`` document; a valid one is queued, and its page follows the import."""
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST":
-        match = import_upload(request.user, form)
-        if match is not None:
-            messages.success(
-                request,
-                _("The match was imported. Anyone with this page's link can replay it."),
-            )
-            return redirect(page_url("games:detail", [match.pk], {"invite": match.invite_token}))
-    imported = Match.objects.filter(creator_id=request.user.pk, imported=True)
+        job = import_upload(request.user, form)
+        if job is not None:
+            return redirect(job.get_absolute_url())
+    imported = Match.objects.filter(
+        creator_id=request.user.pk, imported=True, status=Match.Status.FINISHED
+    )
+    running = (ImportJob.Status.QUEUED, ImportJob.Status.RUNNING)
+    pending = ImportJob.objects.filter(status__in=running, user__pk=request.user.pk or 0)
     return render(
         request,
         "games/import.html",
-        {"form": form, "imported": imported.order_by("-created_at")[:PAGE_SIZE]},
+        {
+            "form": form,
+            "imported": imported.order_by("-created_at")[:PAGE_SIZE],
+            "pending": pending.order_by("created_at")[:PAGE_SIZE],
+        },
     )
+
+
+@login_required
+@require_GET
+def import_job(request: HttpRequest, pk: int) -> HttpResponse:
+    """An upload being stored by the worker: "importing…", then the match, or why it failed.
+
+    Only its uploader sees it; the page reloads itself every few seconds
+    while the worker works (a refresh header, no script).
+    """
+    job = get_object_or_404(ImportJob, pk=pk, user__pk=request.user.pk)
+    if job.status == ImportJob.Status.DONE and job.match is not None:
+        match = job.match
+        messages.success(
+            request,
+            _("The match was imported. Anyone with this page's link can replay it."),
+        )
+        return redirect(page_url("games:detail", [match.pk], {"invite": match.invite_token}))
+    response = render(request, "games/import_job.html", {"job": job})
+    if not job.is_over:
+        response["Refresh"] = str(IMPORT_REFRESH_SECONDS)
+    return response
 
 
 def _viewable(request: HttpRequest, pk: int) -> tuple[Match, list[Seat], dict[str, str]]:

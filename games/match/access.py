@@ -11,6 +11,10 @@
 - **Host** (remove a player from a seat before the start): the creator.
 - **Act**: only for the seat one holds (``own_seat``).
 
+An invite token works for ``INVITE_MAX_AGE_SECONDS`` after it was issued,
+and not at all once the creator turned the link off; a match still being
+imported is seen by nobody.
+
 Nothing here raises: the services turn a "no" into their typed refusals and
 the pages into a 404.
 """
@@ -19,7 +23,11 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
 
 from games.match.models import Match, Seat
 
@@ -59,13 +67,31 @@ def is_host(match: Match, user: Any) -> bool:
     return pk is not None and match.creator_id == pk
 
 
+def invite_expiry(match: Match) -> datetime | None:
+    """When ``match``'s invite link stops working; None when it is off."""
+    issued = match.invite_issued_at
+    if issued is None:
+        return None
+    return issued + timedelta(seconds=settings.INVITE_MAX_AGE_SECONDS)
+
+
+def invite_live(match: Match) -> bool:
+    """True when ``match``'s invite link is on and has not expired."""
+    expiry = invite_expiry(match)
+    return expiry is not None and timezone.now() < expiry
+
+
 def invite_matches(match: Match, invite: str) -> bool:
-    """True when ``invite`` is ``match``'s invite token (compared in constant time)."""
-    return bool(invite) and secrets.compare_digest(invite, match.invite_token)
+    """True when ``invite`` is ``match``'s live invite token (compared in constant time)."""
+    return (
+        bool(invite) and invite_live(match) and secrets.compare_digest(invite, match.invite_token)
+    )
 
 
 def may_see(match: Match, user: Any, seats: Iterable[Seat], invite: str = "") -> bool:
     """True when ``user`` may look at ``match``: public, or theirs, or staff, or invited."""
+    if match.status == Match.Status.IMPORTING:
+        return False
     if not match.is_private or getattr(user, "is_staff", False):
         return True
     return is_member(match, seats, user) or invite_matches(match, invite)

@@ -8,19 +8,21 @@ interleaving), and announces new events only once they are committed.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.db import DatabaseError, IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.bots import choose_action
-from games.match import access, dealing
+from games.match import access, dealing, projections
 from games.match.action_input import SERVER_FIELDS, clean_action
 from games.match.broadcast import announce_on_commit
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY, deadline_for
@@ -50,7 +52,16 @@ from games.match.errors import (
     WrongPhase,
 )
 from games.match.event_log import initial_state, load_state
-from games.match.models import SEAT_NUMBERS, BotLevel, DealSnapshot, Event, Match, Seat
+from games.match.models import (
+    SEAT_NUMBERS,
+    BotLevel,
+    DealSnapshot,
+    Event,
+    ImportJob,
+    Match,
+    Seat,
+    new_invite_token,
+)
 from games.match.rule_messages import lazy_rule_message
 
 __all__ = [
@@ -60,22 +71,26 @@ __all__ = [
     "come_back",
     "create_match",
     "deal_next",
-    "import_match",
     "leave_seat",
     "load_state",
     "open_full_table",
     "play_due_turn",
     "play_with_bots",
     "put_off_due_turn",
+    "queue_import",
+    "reissue_invite",
     "remove_bot",
     "remove_player",
     "start_match",
+    "store_import_deals",
     "submit",
     "submit_as_seat",
     "take_seat",
 ]
 
 MatchRef = Match | int
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -271,6 +286,28 @@ def remove_player(user: Any, match: MatchRef, number: int) -> Seat:
         seat.user = None
         seat.save(update_fields=["user"])
     return seat
+
+
+def reissue_invite(user: Any, match: MatchRef, *, on: bool = True) -> Match:
+    """The creator's new invite link for their match (the old one stops working at once),
+    or, with ``on=False``, no invite link at all until they issue a new one.
+
+    A link works for INVITE_MAX_AGE_SECONDS from its issue. Raises NotAllowed,
+    NotTheHost (someone else who may see the match), MatchNotFound (anyone
+    else: a private match looks missing).
+    """
+    _require_user(user)
+    with transaction.atomic():
+        locked = _lock(match)
+        if not access.is_host(locked, user):
+            if access.may_see(locked, user, _seats(locked).values()):
+                raise NotTheHost()
+            raise MatchNotFound()
+        locked.invite_token = new_invite_token()
+        locked.invite_issued_at = timezone.now() if on else None
+        locked.save(update_fields=["invite_token", "invite_issued_at"])
+        _announce_seats(locked)
+    return locked
 
 
 def remove_bot(user: Any, match: MatchRef, number: int) -> Seat:
@@ -529,13 +566,18 @@ def abort_match(match: MatchRef) -> Match:
 # --- Imported matches ---------------------------------------------------------
 
 
-def import_match(user: Any, document: rules.Document) -> Match:
-    """Store a ``baloot/1`` document as a finished, imported match uploaded by ``user``.
+def queue_import(
+    user: Any, document: rules.Document, text: str, *, language: str = ""
+) -> ImportJob:
+    """Judge an uploaded ``baloot/1`` document and queue it for the worker to store.
 
-    The rules engine replays the whole document first; only a document whose
-    every deal is legal and finished is stored. The match is private: its
-    uploader and anyone with its invite link may see it, and it never counts
-    in statistics. Raises NotAllowed, InvalidDocument (nothing is stored).
+    The rules engine replays the whole document here (a bounded document:
+    the upload form caps its size and deals, and the engine alone takes a
+    few milliseconds a deal); only a document whose every deal is legal and
+    finished is queued. Storing it is the worker's (``store_import_deals``),
+    a deal per transaction. ``text`` is the document as uploaded; a failure
+    while storing is worded in ``language``. Raises NotAllowed,
+    InvalidDocument (nothing is queued).
     """
     _require_user(user)
     if not document.rounds:
@@ -544,42 +586,190 @@ def import_match(user: Any, document: rules.Document) -> Match:
         rules.replay_document(document)
     except rules.NotationError as error:
         raise _document_refusal(error) from None
-    header: dict[str, Any] = {}
-    if document.players is not None:
-        header["players"] = document.players
-    if document.extra:
-        header["extra"] = document.extra
-    now = timezone.now()
-    start = rules.new_match(document.mode).score
+    return ImportJob.objects.create(
+        user=user, document=text, language=language, deals_total=len(document.rounds)
+    )
+
+
+# A worker holds an import this long per deal it stores; one that died lets
+# another take the job over from its last stored deal once the lease ends.
+IMPORT_LEASE = timedelta(seconds=60)
+
+
+def store_import_deals(limit: int, now: datetime | None = None) -> bool:
+    """Store up to ``limit`` deals of the oldest queued import, each in a short transaction.
+
+    The imported match is private and in the "importing" status, seen by
+    nobody, until its last deal is stored; then it becomes a finished,
+    imported match, its uploader and anyone with its invite link may see it,
+    and it never counts in statistics. A job that cannot be stored is
+    marked failed, with the reason, and what was stored of it is deleted.
+    Returns False when there was no import to work on. Raises DatabaseError
+    (the job is taken up again once its lease ends).
+    """
+    job = _claim_import(now or timezone.now())
+    if job is None:
+        return False
+    try:
+        _store_import(job, limit)
+    except DatabaseError:
+        raise
+    except InvalidDocument as error:
+        _fail_import(job, error)
+    except Exception:
+        logger.exception("import %s: could not be stored", job.pk)
+        _fail_import(job, ServiceError(_("The import failed on the server; nothing was kept.")))
+    return True
+
+
+def _claim_import(now: datetime) -> ImportJob | None:
+    """The oldest import no worker holds, now held by this one; None when there is none."""
+    free = Q(status=ImportJob.Status.QUEUED) | Q(
+        Q(lease_until__isnull=True) | Q(lease_until__lt=now), status=ImportJob.Status.RUNNING
+    )
+    candidates = ImportJob.objects.filter(free).order_by("created_at", "pk")
+    for pk in candidates.values_list("pk", flat=True)[:3]:
+        # Taken only if still free: of two workers, one gets it.
+        if ImportJob.objects.filter(free, pk=pk).update(
+            status=ImportJob.Status.RUNNING, lease_until=now + IMPORT_LEASE
+        ):
+            return ImportJob.objects.get(pk=pk)
+    return None
+
+
+@dataclass
+class _Progress:
+    """What this worker process knows of the import it works on: saves reading it again."""
+
+    job_id: int
+    document: rules.Document
+    stored: int = 0
+    state: rules.State | None = None
+
+
+_progress: _Progress | None = None
+
+
+def _progress_of(job: ImportJob) -> _Progress:
+    """The job's document, read once per worker process while it works on the job, and
+    the state after its stored deals when this process stored them."""
+    global _progress
+    if _progress is None or _progress.job_id != job.pk:
+        try:
+            document = rules.read_document(job.document)
+        except rules.MalformedDocument as error:
+            raise InvalidDocument(
+                _("This is not a valid baloot/1 document: %(problem)s"),
+                problem=lazy_rule_message(error),
+            ) from None
+        _progress = _Progress(job.pk, document)
+    return _progress
+
+
+def _forget_progress(job: ImportJob) -> None:
+    global _progress
+    if _progress is not None and _progress.job_id == job.pk:
+        _progress = None
+
+
+def _store_import(job: ImportJob, limit: int) -> None:
+    """Store the job's next ``limit`` deals, and finish the match after the last one."""
+    progress = _progress_of(job)
+    document = progress.document
+    if job.match_id is None:
+        now = timezone.now()
+        start = rules.new_match(document.mode).score
+        header: dict[str, Any] = {}
+        if document.players is not None:
+            header["players"] = document.players
+        if document.extra:
+            header["extra"] = document.extra
+        with transaction.atomic():
+            match = Match.objects.create(
+                mode=document.mode,
+                status=Match.Status.IMPORTING,
+                is_private=True,
+                creator_id=job.user_id,
+                imported=True,
+                notation_header=header,
+                first_dealer=document.rounds[0].dealer,
+                started_at=now,
+                score_a=start["A"],
+                score_b=start["B"],
+            )
+            Seat.objects.bulk_create(Seat(match=match, number=n) for n in SEAT_NUMBERS)
+            ImportJob.objects.filter(pk=job.pk).update(match=match)
+        job.match = match
+        state = initial_state(match)
+    else:
+        match = Match.objects.get(pk=job.match_id)
+        if progress.state is not None and progress.stored == job.deals_stored:
+            state = progress.state
+        else:
+            state = load_state(match) if job.deals_stored else initial_state(match)
+    rounds = document.rounds
+    first = job.deals_stored
+    for index in range(first, min(first + limit, len(rounds))):
+        with transaction.atomic():
+            # Only the job's holder stores: a worker that took over a lapsed
+            # lease has moved the count on, and this one stops.
+            if not ImportJob.objects.filter(pk=job.pk, deals_stored=index).update(
+                deals_stored=index + 1, lease_until=timezone.now() + IMPORT_LEASE
+            ):
+                _forget_progress(job)
+                return
+            state = _store_deal(match, state, index + 1, rounds[index])
+            Match.objects.filter(pk=match.pk).update(seq=match.seq)
+        job.deals_stored = progress.stored = index + 1
+        progress.state = state
+    if job.deals_stored < len(rounds):
+        # Free for the next pass, of this worker or another.
+        ImportJob.objects.filter(pk=job.pk, deals_stored=job.deals_stored).update(lease_until=None)
+        return
     with transaction.atomic():
-        match = Match.objects.create(
-            mode=document.mode,
-            status=Match.Status.FINISHED,
-            is_private=True,
-            creator=user,
-            imported=True,
-            notation_header=header,
-            first_dealer=document.rounds[0].dealer,
-            started_at=now,
-            finished_at=now,
-            score_a=start["A"],
-            score_b=start["B"],
-        )
-        Seat.objects.bulk_create(Seat(match=match, number=n) for n in SEAT_NUMBERS)
-        state = _store_rounds(match, document.rounds)
+        if not ImportJob.objects.filter(
+            pk=job.pk, match=match, status=ImportJob.Status.RUNNING
+        ).update(
+            status=ImportJob.Status.DONE,
+            document="",
+            lease_until=None,
+            finished_at=timezone.now(),
+        ):
+            return
+        match.status = Match.Status.FINISHED
+        match.finished_at = timezone.now()
+        match.save(update_fields=["status", "finished_at"])
         _project(match, state)
-    return match
+    _forget_progress(job)
 
 
-def _store_rounds(match: Match, rounds: list[rules.RoundRecord]) -> rules.State:
-    """Append every deal and action of ``rounds``, with a snapshot per deal; the final state.
+def _fail_import(job: ImportJob, error: ServiceError) -> None:
+    """Mark the job failed with ``error`` in its uploader's language; drop what was stored."""
+    with translation.override(job.language or settings.LANGUAGE_CODE):
+        message = str(error)
+    with transaction.atomic():
+        if job.match_id is not None:
+            Match.objects.filter(pk=job.match_id, status=Match.Status.IMPORTING).delete()
+        ImportJob.objects.filter(pk=job.pk).update(
+            status=ImportJob.Status.FAILED,
+            error=message,
+            document="",
+            match=None,
+            lease_until=None,
+            finished_at=timezone.now(),
+        )
+    _forget_progress(job)
+
+
+def _store_deal(
+    match: Match, state: rules.State, round_number: int, record: rules.RoundRecord
+) -> rules.State:
+    """Append one deal of a document and its actions, with its snapshot; the state after it.
 
     An imported deal keeps its document's own round keys (a seed, a
     commitment...) beside its dealer and deck. Raises InvalidDocument.
     """
-    state = initial_state(match)
     events: list[Event] = []
-    snapshots: list[DealSnapshot] = []
 
     def add(kind: str, payload: dict[str, Any], seat: int | None = None) -> None:
         match.seq += 1
@@ -590,22 +780,28 @@ def _store_rounds(match: Match, rounds: list[rules.RoundRecord]) -> rules.State:
             )
         )
 
-    for round_number, record in enumerate(rounds, 1):
-        deal = {"dealer": record.dealer, "deck": record.deck, **record.extra}
-        add(Event.Kind.DEAL, {"deal": deal})
-        state = rules.start_deal(state, record.deck)
-        snapshots.append(DealSnapshot(match=match, seq=match.seq, state=rules.snapshot(state)))
-        for number, action in enumerate(record.actions, 1):
-            try:
-                # The full check, shape included: a Document built in code
-                # has not been through read_document.
-                state = rules.apply(state, action)
-            except rules.IllegalAction as error:
-                where = rules.NotationError(round_number, number, error.template, **error.params)
-                raise _document_refusal(where) from None
-            add(Event.Kind.ACTION, dict(action), action["seat"])
+    deal = {"dealer": record.dealer, "deck": record.deck, **record.extra}
+    add(Event.Kind.DEAL, {"deal": deal})
+    if record.dealer != state.next_dealer:
+        where = rules.NotationError(
+            round_number,
+            0,
+            "The dealer of this round must be seat %(seat)s",
+            seat=state.next_dealer,
+        )
+        raise _document_refusal(where)
+    state = rules.start_deal(state, record.deck)
+    snapshot = DealSnapshot(match=match, seq=match.seq, state=rules.snapshot(state))
+    for number, action in enumerate(record.actions, 1):
+        try:
+            # The full check, shape included, as for a move at the table.
+            state = rules.apply(state, action)
+        except rules.IllegalAction as error:
+            where = rules.NotationError(round_number, number, error.template, **error.params)
+            raise _document_refusal(where) from None
+        add(Event.Kind.ACTION, dict(action), action["seat"])
     Event.objects.bulk_create(events)
-    DealSnapshot.objects.bulk_create(snapshots)
+    snapshot.save()
     return state
 
 
@@ -665,9 +861,15 @@ def _record(
     except IntegrityError:
         raise _conflict(match.pk, expected_seq, payload) from None
     state = _declare_nothing_for_bare_hands(match, state)
+    over = state.phase is rules.Phase.MATCH_OVER
+    if over or state.phase is rules.Phase.ROUND_OVER:
+        # Statistics and ratings are committed with the deal's last action.
+        projections.deal_ended(match, state, seats)
     if state.phase is rules.Phase.ROUND_OVER and settings.ROUND_PAUSE_SECONDS <= 0:
         state = _deal(match, state)
     _project(match, state, seats)
+    if over:
+        projections.match_ended(match, state, seats)
     outcome = Outcome(match, state, seats)
     _announce(outcome)
     return outcome

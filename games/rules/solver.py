@@ -216,6 +216,42 @@ def legal_cards(hand: int, trick: Sequence[tuple[int, int]], trump: int, lock: b
     return hand
 
 
+_Tables = tuple[
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[int, ...], ...],
+    dict[int, tuple[int, ...]],
+]
+# Per trump (-1 for Sun): the tables every search with that trump shares.
+_TABLES: dict[int, _Tables] = {}
+
+
+def _tables(trump: int) -> _Tables:
+    """Card points and trick power by card, card points and best power by suit
+    pattern, and an empty cache of equivalent-card runs (``_representatives``)."""
+    points = tuple((TRUMP_POINTS if c >> 3 == trump else PLAIN_POINTS)[c & 7] for c in range(32))
+    # Trick power: a trump beats every plain card; a plain card only
+    # counts in the led suit (``_card`` checks the suit).
+    power = tuple(
+        100 + TRUMP_STRENGTH[c & 7] if c >> 3 == trump else PLAIN_STRENGTH[c & 7] for c in range(32)
+    )
+    suit_points = tuple(
+        tuple(
+            sum(points[8 * s + r] for r in range(8) if pattern >> r & 1) for pattern in range(256)
+        )
+        for s in range(4)
+    )
+    best_power = tuple(
+        tuple(
+            max((power[8 * s + r] for r in range(8) if pattern >> r & 1), default=-1)
+            for pattern in range(256)
+        )
+        for s in range(4)
+    )
+    return points, power, suit_points, best_power, {}
+
+
 class _Solver:
     """One search: the trump, the lock and the transposition table."""
 
@@ -240,32 +276,12 @@ class _Solver:
         self.trump = trump
         self.lock = lock and trump >= 0
         self.trump_mask = SUIT_MASKS[trump] if trump >= 0 else 0
-        self.points = tuple(
-            (TRUMP_POINTS if c >> 3 == trump else PLAIN_POINTS)[c & 7] for c in range(32)
-        )
-        # Trick power: a trump beats every plain card; a plain card only
-        # counts in the led suit (``_card`` checks the suit).
-        self.power = tuple(
-            100 + TRUMP_STRENGTH[c & 7] if c >> 3 == trump else PLAIN_STRENGTH[c & 7]
-            for c in range(32)
-        )
-        self.suit_points = tuple(
-            tuple(
-                sum(self.points[8 * s + r] for r in range(8) if pattern >> r & 1)
-                for pattern in range(256)
-            )
-            for s in range(4)
-        )
-        self.best_power = tuple(
-            tuple(
-                max((self.power[8 * s + r] for r in range(8) if pattern >> r & 1), default=-1)
-                for pattern in range(256)
-            )
-            for s in range(4)
-        )
+        tables = _TABLES.get(trump)
+        if tables is None:
+            tables = _TABLES[trump] = _tables(trump)
+        self.points, self.power, self.suit_points, self.best_power, self.groups = tables
         self.table: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
         self.best_lead: dict[tuple[int, int, int, int, int], int] = {}
-        self.groups: dict[int, tuple[int, ...]] = {}
 
     def remaining(self, position: Position) -> int:
         """Card points still to be taken: cards in hands and on the table, and the last 10."""
@@ -302,14 +318,13 @@ class _Solver:
     def solve(self, position: Position) -> int:
         """The points team A takes from the current trick on (this trick included)."""
         hands, leader, trick, top, top_at = self._start(position)
-        if trick:
-            return self._card(hands, leader, trick, top, top_at, -_INFINITY, _INFINITY, None)
-        return self._trick(hands, leader, -_INFINITY, _INFINITY)
+        return self._bisect(hands, leader, trick, top, top_at, self.remaining(position))
 
     def children(self, position: Position) -> list[tuple[int, int]]:
         """(card, points team A takes) for every card the seat to act may play,
         the points counted from the start of the current trick."""
         hands, leader, trick, top, top_at = self._start(position)
+        total = self.remaining(position)
         seat = position.turn - 1
         playable = legal_cards(hands[seat], position.trick, self.trump, self.lock)
         out = []
@@ -321,13 +336,46 @@ class _Solver:
             p = self.power[card] if suit == trick[0] >> 3 or suit == self.trump else -1
             t, t_at = (p, k) if p > top else (top, top_at)
             if k == 3:
-                v = self._finish(hands, leader, trick, t_at, -_INFINITY, _INFINITY)
+                v = self._bisect_finish(hands, leader, trick, t_at, total)
             else:
-                v = self._card(hands, leader, trick, t, t_at, -_INFINITY, _INFINITY, None)
+                v = self._bisect(hands, leader, trick, t, t_at, total)
             trick.pop()
             hands[seat] ^= 1 << card
             out.append((card, v))
         return out
+
+    def _bisect(
+        self, hands: list[int], leader: int, trick: list[int], top: int, top_at: int, total: int
+    ) -> int:
+        """The exact value by zero-window searches: each one only answers "at
+        least ``beta``?", which prunes far more than a full window, and the
+        table keeps what earlier ones proved. ``total`` bounds the value."""
+        low, high = 0, total
+        while low < high:
+            beta = (low + high + 1) // 2
+            if trick:
+                v = self._card(hands, leader, trick, top, top_at, beta - 1, beta, None)
+            else:
+                v = self._trick(hands, leader, beta - 1, beta)
+            if v >= beta:
+                low = v
+            else:
+                high = v
+        return low
+
+    def _bisect_finish(
+        self, hands: list[int], leader: int, trick: list[int], top_at: int, total: int
+    ) -> int:
+        """``_bisect`` for a complete trick (``_finish``)."""
+        low, high = 0, total
+        while low < high:
+            beta = (low + high + 1) // 2
+            v = self._finish(hands, leader, trick, top_at, beta - 1, beta)
+            if v >= beta:
+                low = v
+            else:
+                high = v
+        return low
 
     def _finish(
         self, hands: list[int], leader: int, trick: list[int], top_at: int, alpha: int, beta: int

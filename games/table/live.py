@@ -7,6 +7,11 @@ as a set of named parts with stable ids (the status bar, each seat, the
 trick, the hand, the controls, each side panel), and carries a digest of the
 whole, its *view*.
 
+A part may hold smaller parts of its own (``<!--sub-->...<!--/sub-->`` in the
+templates around one element with an id), for what changes more often than
+what surrounds it, such as the status line in the status bar: the outer
+part's digest leaves them out, so a change inside one sends that one alone.
+
 A socket remembers the picture it last sent. The next push sends only the
 parts whose digest changed, as out-of-band morphs, headed by the marker
 ``<input id="table-seq">`` that names the event number, the new view and the
@@ -51,6 +56,9 @@ CSRF_MARK = "<!--csrf-->"
 # Runs of whitespace, which HTML shows as one space (the parts hold no <pre>).
 INDENTATION = re.compile(r"[ \t\r\n]{2,}")
 PART_ID = re.compile(r'\s*<[a-z]+\b[^>]*?\sid="([^"]+)"')
+# A part inside a part, and where it stood in its outer part's digest.
+SUB_PART = re.compile(r"<!--sub-->(.*?)<!--/sub-->", re.S)
+SUB_PLACE = "<!--sub:{}-->"
 # A picture drawn longer ago than this is drawn again before being sent
 # whole, so that the countdown it carries is current.
 FRESH_SECONDS = 1.0
@@ -82,7 +90,10 @@ class Picture:
     view: str
     css_class: str
     parts: dict[str, str]
+    # The digest of each part (its own parts left out) and of each part inside one.
     digests: dict[str, str]
+    # Each part inside a part, by id: its HTML and the id of the part holding it.
+    inner: dict[str, tuple[str, str]]
     context: dict[str, Any]
     language: str
     drawn_at: float
@@ -132,12 +143,23 @@ class Picture:
             return self.whole()
         if sent.view == self.view:
             return None
-        changed = [
-            _out_of_band(name, self.parts[name].replace(CSRF_MARK, ""))
-            for name, mark in self.digests.items()
-            if sent.digests.get(name) != mark
+        changed = [name for name, mark in self.digests.items() if sent.digests.get(name) != mark]
+        # A part sent whole carries the parts inside it.
+        whole = {name for name in changed if name in self.parts}
+        frames = [
+            _out_of_band(name, self.parts[name] if name in whole else self.inner[name][0])
+            for name in changed
+            if name in whole or self.inner[name][1] not in whole
         ]
-        return self.marker(base=sent.view) + "".join(changed)
+        return self.marker(base=sent.view) + "".join(frames).replace(CSRF_MARK, "")
+
+
+def _part_id(html: str) -> str:
+    """The id of the element a part is; raises ValueError when it has none."""
+    found = PART_ID.match(html)
+    if found is None:
+        raise ValueError(f"a part of the table without an id: {html[:80]!r}")
+    return found.group(1)
 
 
 def _out_of_band(name: str, html: str) -> str:
@@ -157,17 +179,29 @@ def draw(reading: MatchReading, user: Any, *, invite: str = "", language: str) -
         context["csrf_field"] = mark_safe(CSRF_MARK)
         drawn = render_to_string(f"{TEMPLATE}#parts", context)
     parts: dict[str, str] = {}
+    digests: dict[str, str] = {}
+    inner: dict[str, tuple[str, str]] = {}
     for chunk in drawn.split(PART_BREAK):
         # The templates' indentation costs bytes in every push, not pixels.
         chunk = INDENTATION.sub(" ", chunk).strip()
         if chunk:
-            found = PART_ID.match(chunk)
-            if found is None:
-                raise ValueError(f"a part of the table without an id: {chunk[:80]!r}")
-            parts[found.group(1)] = chunk
-    digests = {name: digest(html) for name, html in parts.items()}
+            name = _part_id(chunk)
+            subs = [(_part_id(sub), sub.strip()) for sub in SUB_PART.findall(chunk)]
+            shell = SUB_PART.sub(lambda found: SUB_PLACE.format(_part_id(found.group(1))), chunk)
+            parts[name] = SUB_PART.sub(lambda found: found.group(1).strip(), chunk)
+            digests[name] = digest(shell)
+            for sub_name, html in subs:
+                inner[sub_name] = (html, name)
+                digests[sub_name] = digest(html)
     table = context.get("t")
-    css_class = "table-region" + (f" phase-{table.phase}" if table is not None else "")
+    css_class = "table-region"
+    if table is not None:
+        css_class += f" phase-{table.phase}"
+        # The seat to act is marked from the region's class, so that the
+        # turn moving on does not change the seats themselves.
+        turn = next((seat.position for seat in table.seats.values() if seat.is_turn), None)
+        if turn is not None:
+            css_class += f" turn-{turn}"
     view = digest(f"{reading.seq}|{css_class}|{'|'.join(digests.values())}")
     return Picture(
         seq=reading.seq,
@@ -175,6 +209,7 @@ def draw(reading: MatchReading, user: Any, *, invite: str = "", language: str) -
         css_class=css_class,
         parts=parts,
         digests=digests,
+        inner=inner,
         context=context,
         language=language,
         drawn_at=time.monotonic(),
@@ -187,7 +222,8 @@ def version_of(reading: MatchReading) -> tuple[Any, ...]:
     seats = tuple(
         (n, seat.user_id, seat.is_bot, seat.away) for n, seat in sorted(reading.seats.items())
     )
-    return (reading.seq, match.status, match.deadline, match.deal_commitment, seats)
+    invite = (match.invite_token, match.invite_issued_at)
+    return (reading.seq, match.status, match.deadline, match.deal_commitment, seats, invite)
 
 
 @dataclass

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.display import labels
-from games.display.cards import RED_SUITS, CardFace, card_face
+from games.display.cards import CardFace, card_face
 from games.display.result_panel import ResultPanel, result_panel
 from games.display.score_sheet import SheetRow, score_sheet
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY
@@ -38,6 +38,14 @@ HAND_SUIT_ORDER = "SHCD"
 
 
 @dataclass(frozen=True)
+class ProjectChoice:
+    """One project of a declaration on offer: its name and its cards."""
+
+    label: str
+    cards: tuple[CardFace, ...]
+
+
+@dataclass(frozen=True)
 class ActionButton:
     """One legal action offered as a button; ``action`` is the JSON it posts."""
 
@@ -46,6 +54,8 @@ class ActionButton:
     style: str = ""
     # What the choice means, shown under its name (a newcomer's help).
     hint: str = ""
+    # A declaration's projects, each drawn with its cards (the label says the same in words).
+    projects: tuple[ProjectChoice, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -388,7 +398,7 @@ def _contract(
         "type": str(labels.CONTRACTS.get(contract["type"], contract["type"])),
         "trump": labels.SUIT_SYMBOLS[trump] if trump else "",
         "trump_name": str(labels.SUITS[trump]) if trump else "",
-        "trump_red": trump in RED_SUITS if trump else False,
+        "trump_suit": trump or "",
         "bidder": names[contract["bidder"]],
         "multiplier": multiplier,
         "multiplier_label": str(labels.MULTIPLIERS[multiplier]) if multiplier > 1 else "",
@@ -448,7 +458,7 @@ def _bid_buttons(
                 ActionButton(
                     _suit_text(suit),
                     action_json(action),
-                    "suit-red" if suit in RED_SUITS else "suit-black",
+                    f"suit-{suit}",
                     _("Hokum with %(suit)s as trump") % {"suit": labels.SUITS[suit]},
                 )
             )
@@ -561,6 +571,13 @@ def _declare_buttons(legal: Sequence[Mapping[str, Any]]) -> list[ActionButton]:
                 action_json(action),
                 "preselected" if number == 0 else "alt",
                 _("Your best declaration") if number == 0 and len(options) > 2 else "",
+                tuple(
+                    ProjectChoice(
+                        str(labels.PROJECTS.get(p["project"], p["project"])),
+                        tuple(card_face(c) for c in p["cards"]),
+                    )
+                    for p in projects
+                ),
             )
         )
     return buttons

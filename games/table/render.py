@@ -12,13 +12,23 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
 
 from games import rules
-from games.match.access import invite_matches, is_host, is_member, may_join, may_run, seat_of
+from games.match.access import (
+    invite_expiry,
+    invite_live,
+    invite_matches,
+    is_host,
+    is_member,
+    may_join,
+    may_run,
+    seat_of,
+)
 from games.match.deadlines import seconds_to_act
 from games.match.event_log import load_state
 from games.match.models import BotLevel, Match, Seat
@@ -167,11 +177,15 @@ def table_context(reading: MatchReading, user: Any, *, invite: str = "") -> dict
     }
     if match.status == Match.Status.WAITING:
         seats = waiting_room(reading, user)
+        shared = member and match.is_private
         context.update(
             waiting=seats,
             full=all(not s.is_empty for s in seats),
             may_sit=mine is None and may_join(match, user, invite),
-            invite_url=_invite_url(match) if member and match.is_private else "",
+            invite_url=_invite_url(match) if shared and invite_live(match) else "",
+            invite_until=invite_expiry(match) if shared else None,
+            invite_off=shared and not invite_live(match),
+            invite_op=reverse("play:invite", args=[match.pk]),
             bot_levels=BotLevel.choices,
         )
     elif reading.seq:
@@ -194,7 +208,9 @@ def current_deal(match: Match) -> CurrentDeal | None:
     return CurrentDeal(match.deal_number, match.deal_commitment)
 
 
+@lru_cache(maxsize=4096)
 def _urls(match_id: int) -> dict[str, str]:
+    """The addresses a table's parts link to (the same for every picture of the match)."""
     args = [match_id]
     return {
         "page": reverse("play:table", args=args),

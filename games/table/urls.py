@@ -20,4 +20,5 @@ urlpatterns = [
     path("match/<int:pk>/remove/", views.remove_player, name="remove_player"),
     path("match/<int:pk>/start/", views.start, name="start"),
     path("match/<int:pk>/back/", views.come_back, name="back"),
+    path("match/<int:pk>/invite/", views.invite, name="invite"),
 ]

@@ -144,6 +144,24 @@ def come_back(request: HttpRequest, pk: int) -> HttpResponse:
     return _seat_change(request, pk, lambda: services.come_back(request.user, pk))
 
 
+@login_required
+@require_POST
+def invite(request: HttpRequest, pk: int) -> HttpResponse:
+    """The creator issues a new invite link (``op=new``; the old one stops working) or
+    turns it off (``op=off``), then is back on the table, or the match page (``back=match``).
+    """
+    op = request.POST.get("op", "")
+    if op not in ("new", "off"):
+        return _refused(request, pk, MalformedAction(_("Choose a new link or no link.")))
+    try:
+        services.reissue_invite(request.user, pk, on=op == "new")
+    except ServiceError as error:
+        return _refused(request, pk, error)
+    if request.POST.get("back") == "match":
+        return redirect(reverse("games:detail", args=[pk]))
+    return redirect(_page_url(pk, ""))
+
+
 def _action_input(request: HttpRequest) -> tuple[Any, Any]:
     """The posted action and move number; raises MalformedAction.
 

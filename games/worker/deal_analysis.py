@@ -24,10 +24,6 @@ from typing import Any
 from games.rules import Phase, State, solver
 from games.rules.state import team_index
 
-# A play that loses this many card points or more is a mistake, a blunder from BLUNDER.
-MISTAKE = 10
-BLUNDER = 20
-
 Play = dict[str, Any]
 
 
@@ -59,6 +55,7 @@ def analyse_deal(states: Sequence[State], actions: Sequence[dict[str, Any]]) -> 
             known = None
             continue
         position = solver.position_of(before)
+        team = team_index(action["seat"])
         value_before = known if known is not None else _whole_deal(before, position)
         after = states[step]
         if after.phase is Phase.PLAYING:
@@ -67,7 +64,6 @@ def analyse_deal(states: Sequence[State], actions: Sequence[dict[str, Any]]) -> 
         else:
             value_after = _final(before, position, action)
             known = None
-        team = team_index(action["seat"])
         loss = max(0, value_before[team] - value_after[team])
         plays.append(
             {
@@ -78,6 +74,8 @@ def analyse_deal(states: Sequence[State], actions: Sequence[dict[str, Any]]) -> 
                 "before": list(value_before),
                 "after": list(value_after),
                 "loss": loss,
+                # Only a play that lost points names the cards that kept the
+                # value: the search of every card costs more than two values.
                 "best": solver.best_cards(position) if loss else [],
             }
         )
@@ -101,14 +99,6 @@ def _final(before: State, position: solver.Position, action: dict[str, Any]) -> 
         remaining = solver.remaining_points(position)
         a, b = (remaining, 0) if team_index(action["seat"]) == 0 else (0, remaining)
     return before.points[0] + a, before.points[1] + b
-
-
-def mistakes(plays: Sequence[Play]) -> tuple[int, int]:
-    """How many plays were mistakes (a loss from MISTAKE to under BLUNDER) and blunders."""
-    return (
-        sum(1 for p in plays if MISTAKE <= p["loss"] < BLUNDER),
-        sum(1 for p in plays if p["loss"] >= BLUNDER),
-    )
 
 
 def serve(connection: Any) -> None:

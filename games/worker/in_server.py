@@ -27,8 +27,9 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from games.match import broadcast
-from games.worker import analysis, due_turns, heartbeat
+from games.worker import analysis, due_turns, heartbeat, imports
 from games.worker.alarm import ALARM, Alarm
+from games.worker.chores import Chores
 
 logger = logging.getLogger("games.worker")
 
@@ -39,21 +40,25 @@ Application = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 _next_beat = 0.0
+# The housekeeping of the separate worker: expired waiting tables and sessions.
+_chores = Chores()
 # Finished deals are analysed in a low-priority process when nothing is due.
 ANALYST = analysis.Analyst()
 
 
 def _pass() -> tuple[int, datetime | None]:
     """One pass, as the separate worker makes it: the heartbeat, the outbox
-    relay, the due turns, then the deal analysis. Returns the turns played,
-    and the next deadline when none was."""
+    relay, the due turns, a few deals of an upload, the chores, then the deal
+    analysis. Returns the turns played (plus one while an upload is being
+    stored), and the next deadline when nothing was done."""
     global _next_beat
     try:
         if time.monotonic() >= _next_beat:
             heartbeat.beat()
             _next_beat = time.monotonic() + heartbeat.BEAT_EVERY
         broadcast.relay_pending()
-        played = due_turns.advance_due()
+        played = due_turns.advance_due() + int(imports.store_some())
+        _chores.run_due()
         # Due turns first: a new analysis starts only after a pass with none.
         analysis.analyse_safely(ANALYST, idle=not played)
         return played, None if played else due_turns.next_deadline()

@@ -1,11 +1,15 @@
 // Keyboard steps for the replay viewer: the arrow keys go back and forward
 // (mirrored on right-to-left pages, where "forward" points left), Home and End
-// go to the first and last step. Each key follows the matching link of the
+// go to the first and last step, N and P to the next and previous mistake of
+// the deal's analysis. Each key follows the matching link of the
 // page, so without this file the same links still work by click or Tab.
 (() => {
   "use strict";
 
   const KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+  // The analysis: N and P go to the next and previous mistake or blunder,
+  // read by key position so that they work whatever the keyboard's language.
+  const CODES = { KeyN: "next-mistake", KeyP: "prev-mistake" };
   const MIRRORED = { prev: "next", next: "prev" };
 
   function typingIn(target) {
@@ -55,7 +59,7 @@
     if (typingIn(event.target)) {
       return;
     }
-    let name = KEYS[event.key];
+    let name = KEYS[event.key] || CODES[event.code];
     if (!name) {
       return;
     }

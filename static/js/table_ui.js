@@ -134,8 +134,27 @@
     }
   }
 
+  // On a narrow screen the side panels and the chat share one bottom sheet:
+  // opening one shuts the others. (A "toggle" event does not bubble, so it
+  // is caught on its way down.)
+  function oneSheetAtATime(event) {
+    var opened = event.target;
+    if (!opened || opened.tagName !== "DETAILS" || !opened.open ||
+        !opened.matches(".table-side > details, .chat-sheet") ||
+        !window.matchMedia || window.matchMedia("(min-width: 960px)").matches) {
+      return;
+    }
+    var sheets = document.querySelectorAll(".table-side > details[open], .chat-sheet[open]");
+    for (var i = 0; i < sheets.length; i++) {
+      if (sheets[i] !== opened) {
+        sheets[i].open = false;
+      }
+    }
+  }
+
   function start() {
     openWhereWide();
+    document.addEventListener("toggle", oneSheetAtATime, true);
     changed();
     var table = document.querySelector(".table-page") || document.body;
     // Attributes too: a morphed picture changes classes in place.

@@ -6,6 +6,11 @@ DEBUG off. Each browser is Debian's Chromium driven by Playwright, with a
 fresh profile; when a test ends, every page it opened is saved as a
 screenshot under ``test-artifacts/browser/`` so a person can look at the
 final state.
+
+The site's Content-Security-Policy is on, as in production, and every
+browser collects what the pages report breaking it: Chromium's console
+messages about the policy and each ``securitypolicyviolation`` event. A
+test whose pages broke the policy fails, naming the violations.
 """
 
 from __future__ import annotations
@@ -23,7 +28,13 @@ from tests.support.services import CHROMIUM
 
 if TYPE_CHECKING:
     # Imported when the tests run: without Playwright they are skipped, not broken.
-    from playwright.sync_api import BrowserContext, Page, Playwright, ViewportSize
+    from playwright.sync_api import (
+        BrowserContext,
+        ConsoleMessage,
+        Page,
+        Playwright,
+        ViewportSize,
+    )
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -35,6 +46,18 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# Reports every violation of the page's Content-Security-Policy on the console,
+# where the collector below reads it. Playwright adds it to each document
+# through the browser's protocol, so the policy does not block it.
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(
+    "CSP violation: " + event.violatedDirective + " blocked " +
+    (event.blockedURI || "inline") + " at " + event.sourceFile + ":" + event.lineNumber
+  );
+});
+"""
+CSP_MESSAGE = re.compile(r"Content Security Policy|CSP violation", re.IGNORECASE)
 # Room for the table and its side panels, as on a laptop.
 VIEWPORT: ViewportSize = {"width": 1280, "height": 900}
 
@@ -73,11 +96,29 @@ def playwright_driver() -> Iterator[Playwright]:
 
 
 @pytest.fixture
+def csp_violations() -> list[str]:
+    """What the test's pages reported breaking the Content-Security-Policy, as they go."""
+    return []
+
+
+@pytest.fixture
 def open_browser(
-    playwright_driver: Playwright, tmp_path: Path, request: pytest.FixtureRequest
+    playwright_driver: Playwright,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    csp_violations: list[str],
 ) -> Iterator[Callable[[str], Page]]:
-    """Opens a browser with a fresh profile; returns its page. Screenshots each page at the end."""
+    """Opens a browser with a fresh profile; returns its page. Screenshots each page at the
+    end, and fails the test if any page broke the Content-Security-Policy."""
     contexts: list[tuple[str, BrowserContext]] = []
+    violations = csp_violations
+
+    def watch(name: str, page: Page) -> None:
+        def on_console(message: ConsoleMessage) -> None:
+            if CSP_MESSAGE.search(message.text):
+                violations.append(f"{name} at {page.url}: {message.text}")
+
+        page.on("console", on_console)
 
     def open_one(name: str) -> Page:
         context = playwright_driver.chromium.launch_persistent_context(
@@ -88,7 +129,11 @@ def open_browser(
             viewport=VIEWPORT,
         )
         context.set_default_timeout(30_000)
+        context.add_init_script(REPORT_CSP_VIOLATIONS)
+        context.on("page", lambda page: watch(name, page))
         contexts.append((name, context))
+        for page in context.pages:
+            watch(name, page)
         return context.pages[0] if context.pages else context.new_page()
 
     yield open_one
@@ -99,3 +144,6 @@ def open_browser(
             suffix = f"-{number}" if number else ""
             page.screenshot(path=str(ARTIFACTS / f"{test}-{name}{suffix}.png"), full_page=True)
         context.close()
+    assert violations == [], "the pages broke the Content-Security-Policy:\n" + "\n".join(
+        violations[:20]
+    )

@@ -33,7 +33,10 @@ def test_declared_project_cards_are_hidden_from_staff_until_trick_one_ends(admin
         driver.step()
     if declared is None:
         pytest.skip("no project was declared in this deal")
-    url = reverse("admin:games_match_change", args=[driver.outcome.match.pk])
+    match = driver.outcome.match
     cards = json.dumps(declared.payload["declare"][0]["cards"])
-    html = admin_client.get(url).content.decode()
+    events = admin_client.get(reverse("admin:games_event_changelist"), {"match": match.pk})
+    html = events.content.decode()
+    assert events.status_code == 200
+    assert json.dumps(declared.payload["declare"][0]["project"]) in html.replace("&quot;", '"')
     assert cards not in html.replace("&quot;", '"')

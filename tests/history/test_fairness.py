@@ -19,6 +19,7 @@ from django.urls import reverse
 from games import rules
 from games.match.models import Event, Match
 from tests.history.pages import engine_deals, get_replay
+from tests.support.imports import store_queued_imports
 
 pytestmark = pytest.mark.django_db
 
@@ -120,8 +121,9 @@ def test_an_imported_deal_without_a_seed_says_it_cannot_be_checked(
         reverse("games:import"),
         {"document": SimpleUploadedFile("m.json", json.dumps(data).encode())},
     )
-    match = Match.objects.get(imported=True)
     assert response.status_code == 302
+    store_queued_imports()
+    match = Match.objects.get(imported=True)
     first = get_replay(client, match, 1, 0)
     assert "This deal names no seed" in first
     second = get_replay(client, match, 2, 0)

@@ -12,8 +12,9 @@ from django.urls import reverse
 from games import rules
 from games.history.notation_import import MAX_DOCUMENT_BYTES
 from games.match.event_log import first_inconsistency
-from games.match.models import DealSnapshot, Event, Match, Seat
+from games.match.models import DealSnapshot, Event, ImportJob, Match, Seat
 from tests.history.pages import card_points, engine_deals, get_replay, hands, trick
+from tests.support.imports import store_queued_imports
 
 pytestmark = pytest.mark.django_db
 
@@ -31,8 +32,15 @@ def upload(client: Client, data: bytes, name: str = "match.json"):
 
 
 def imported_match(response) -> Match:
+    """The match an accepted upload became, once the worker stored it."""
     assert response.status_code == 302, response.content.decode()[:2000]
-    return Match.objects.filter(imported=True).latest("pk")
+    job = ImportJob.objects.latest("pk")
+    assert response["Location"] == job.get_absolute_url()
+    store_queued_imports()
+    job.refresh_from_db()
+    assert job.status == ImportJob.Status.DONE, job.error
+    assert job.match is not None
+    return job.match
 
 
 def stored_rows() -> tuple[int, ...]:
@@ -98,7 +106,8 @@ def test_only_the_uploader_and_holders_of_the_link_see_an_imported_match(
     client.force_login(players[1])
     response = upload(client, export(client, finished))
     match = imported_match(response)
-    assert response["Location"] == f"{match.get_absolute_url()}?invite={match.invite_token}"
+    done = client.get(response["Location"])
+    assert done["Location"] == f"{match.get_absolute_url()}?invite={match.invite_token}"
     client.force_login(make_user("friend"))
     urls = [
         match.get_absolute_url(),

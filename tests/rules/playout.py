@@ -39,24 +39,26 @@ from games.rules.cards import CARD_OF, cards_of
 LIVE = (Phase.BIDDING, Phase.DOUBLING, Phase.DECLARING, Phase.PLAYING)
 
 
-# A JSON string token that is exactly one card (not an escaped quote inside a string).
-_CARD_TOKEN = re.compile(r'(?<!\\)"([789TJQKA][SHDC])"')
+# A JSON string token that is exactly a card. In JSON text without a
+# backslash, a double quote only ever opens or closes a string, so each match
+# is one whole string, a key or a value.
+CARD_TOKEN = re.compile(r'"([789TJQKA][SHDC])"')
 
 
 def card_strings(value: Any) -> set[str]:
-    """Every card string anywhere in a JSON-like value, keys included.
-
-    JSON-safe values (every view) are scanned as their JSON text, which is
-    many times faster than walking them; anything else is walked.
-    """
+    """Every card string anywhere in a JSON-like value (as a key or a value)."""
     try:
         text = json.dumps(value)
     except (TypeError, ValueError):
         return _walk_card_strings(value)
-    return set(_CARD_TOKEN.findall(text))
+    if "\\" in text:
+        # An escaped character: a quote may sit inside a string.
+        return _walk_card_strings(value)
+    return set(CARD_TOKEN.findall(text))
 
 
 def _walk_card_strings(value: Any) -> set[str]:
+    """``card_strings`` by walking the value, for what JSON cannot show plainly."""
     found: set[str] = set()
     stack = [value]
     while stack:

@@ -2,7 +2,8 @@
 
 Thousands of seeded random requests: random JSON and bytes, wrong types,
 wrong seats, wrong phases, stale move numbers, other users, strangers,
-anonymous visitors, wrong methods, oversized bodies, missing CSRF tokens.
+anonymous visitors, wrong methods, oversized bodies, missing CSRF tokens,
+and one account opening 200 sockets to one table.
 Each is built to be refused — one that the rules engine would accept from
 the seat to act at the current move number is made stale first, so the
 test can demand that nothing changes. Then: no answer is a 5xx, nothing is
@@ -21,11 +22,13 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from baloot_site.asgi import application
 from games import rules
 from games.match import services
 from games.match.action_input import clean_action
@@ -34,7 +37,7 @@ from games.match.event_log import load_state
 from games.match.models import Match
 from tests.support.drivers import Driver, seat_everyone
 from tests.support.log_check import stored
-from tests.table.live import close_all, seq_of, socket_for
+from tests.table.live import HOST, ORIGIN, close_all, seq_of, session_cookie, socket_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -421,5 +424,66 @@ async def test_garbage_on_the_table_socket_changes_nothing_and_never_breaks_it(
     finally:
         await close_all(socket for _table, socket in sockets)
     assert [await database_sync_to_async(stored)(t.match_id) for t in tables] == before
+    errors = [r for r in log_records if r.levelno >= logging.ERROR or r.exc_info]
+    assert errors == [], [r.getMessage() for r in errors[:5]]
+
+
+@pytest.mark.asyncio
+async def test_two_hundred_sockets_of_one_user_hit_the_cap_and_break_nothing(
+    players: dict[int, User], settings: Any, log_records: list[logging.LogRecord]
+):
+    """One account opens 200 sockets to one table: TABLE_SOCKETS_PER_USER of them are
+    served, every other one is closed at once with 4429, and the table, the other
+    players' sockets and the user's own served sockets go on as before."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    outcome = await database_sync_to_async(
+        lambda: services.start_match(players[1], seat_everyone(players))
+    )()
+    match_id, seq = outcome.match.pk, outcome.match.seq
+    cookie = await database_sync_to_async(session_cookie)(players[2])
+    path = f"/ws/match/{match_id}/"
+
+    def flooder_socket() -> WebsocketCommunicator:
+        return WebsocketCommunicator(application, path, headers=[HOST, ORIGIN, (b"cookie", cookie)])
+
+    served, refused = [], 0
+    other = await socket_for(match_id, players[3])
+    try:
+        assert (await other.connect(timeout=10))[0]
+        assert seq_of(await other.receive_from()) == seq
+        for _ in range(200):
+            socket = flooder_socket()
+            assert (await socket.connect(timeout=10))[0]
+            first = await socket.receive_output(timeout=10)
+            if first["type"] == "websocket.close":
+                assert first["code"] == 4429
+                refused += 1
+                await socket.wait()
+            else:
+                assert seq_of(first["text"]) == seq
+                served.append(socket)
+        assert len(served) == settings.TABLE_SOCKETS_PER_USER
+        assert refused == 200 - settings.TABLE_SOCKETS_PER_USER
+        print(
+            f"200 sockets of one user: {len(served)} served, {refused} refused with 4429 "
+            f"(TABLE_SOCKETS_PER_USER={settings.TABLE_SOCKETS_PER_USER})"
+        )
+        # The table still moves, and every served socket hears of it.
+        driver = Driver(outcome, seed=SEED)
+        await database_sync_to_async(driver.step)()
+        moved = await database_sync_to_async(lambda: Match.objects.get(pk=match_id).seq)()
+        assert moved > seq
+        for socket in [other, *served]:
+            assert seq_of(await socket.receive_from(timeout=10)) == moved
+        # The refused sockets left no count behind: once the served ones close,
+        # the same user is served again.
+        await close_all(served)
+        served = []
+        again = flooder_socket()
+        assert (await again.connect(timeout=10))[0]
+        assert seq_of(await again.receive_from(timeout=10)) == moved
+        served.append(again)
+    finally:
+        await close_all([other, *served])
     errors = [r for r in log_records if r.levelno >= logging.ERROR or r.exc_info]
     assert errors == [], [r.getMessage() for r in errors[:5]]

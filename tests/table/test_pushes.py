@@ -88,9 +88,9 @@ def test_an_action_with_four_seated_and_a_spectator_costs_at_most_15_queries(
     assert status == 200
     for frame in frames:
         assert seq_of(frame) == running.seq + 1
-        # Changes only: the status bar always, never the whole region.
+        # Changes only: the status line always, never the whole region.
         assert 'id="table"' not in frame
-        assert "t-status" in parts_of(frame)
+        assert "t-turn" in parts_of(frame)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -147,9 +147,11 @@ async def test_a_push_carries_only_the_parts_that_changed_for_its_viewer(running
         assert '<section id="table"' not in frame
         assert BASE.search(frame).group(1) == first_view
         changed = parts_of(frame)
-        # The score sheet and the deal's commitment did not change with a bid.
-        assert "t-status" in changed
-        assert not changed & {"t-sheet", "t-commitment", "t-match-over"}
+        # The status line changed, not the bar around it (a part inside a
+        # part), and the score sheet and the deal's commitment not at all.
+        assert "t-turn" in changed
+        assert not changed & {"t-status", "t-sheet", "t-commitment", "t-match-over"}
+        assert frame.count('id="t-turn"') == 1
         # Seat 1's own hand is never sent to it again while it only watches bids.
         assert seq_of(frame) == outcome.seq
     finally:

@@ -16,7 +16,7 @@ from games.match.finished_deals import finished_deal
 from games.match.models import DealAnalysis
 from games.rules import solver
 from games.worker import analysis, in_server
-from games.worker.deal_analysis import BLUNDER, MISTAKE, analyse_deal, mistakes
+from games.worker.deal_analysis import analyse_deal
 from tests.support.analysis import bot_match, cards_on_table, finish_deals
 
 TOTAL = {"sun": 130, "hokum": 162, "ashkal": 130}
@@ -74,11 +74,6 @@ def test_each_card_gets_its_exact_values_before_and_after():
     for first, second in itertools.pairwise(plays):
         assert first["after"] == second["before"]
     assert plays[-1]["after"] == list(states[-1].points)
-
-
-def test_mistakes_and_blunders_are_counted_by_loss():
-    plays = [{"loss": loss} for loss in (0, 9, MISTAKE, 19, BLUNDER, 40)]
-    assert mistakes(plays) == (2, 2)
 
 
 def test_a_deal_in_progress_is_refused():
@@ -179,6 +174,8 @@ def test_the_embedded_worker_analyses_only_after_a_pass_with_nothing_due(monkeyp
     monkeypatch.setattr(in_server.heartbeat, "beat", lambda: None)
     monkeypatch.setattr(in_server.broadcast, "relay_pending", lambda: 0)
     monkeypatch.setattr(in_server.due_turns, "next_deadline", lambda: None)
+    monkeypatch.setattr(in_server.imports, "store_some", lambda: False)
+    monkeypatch.setattr(in_server._chores, "run_due", lambda: None)
     monkeypatch.setattr(in_server.analysis, "analyse_safely", lambda _a, idle: seen.append(idle))
     monkeypatch.setattr(in_server.due_turns, "advance_due", lambda: 2)
     in_server._pass()

@@ -97,4 +97,4 @@ def test_the_table_shows_the_result_panel_open_during_the_pause(
     client = Client()
     client.force_login(players[1])
     page = client.get(f"/match/{match.pk}/").content.decode()
-    assert re.search(r'<details id="t-result" class="panel result" data-key="\d+" open>', page)
+    assert re.search(r'<details id="t-result" class="panel result" data-key="\d+-over" open>', page)

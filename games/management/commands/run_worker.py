@@ -24,7 +24,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
 
 from games.match import broadcast
-from games.worker import alarm, analysis, due_turns, heartbeat
+from games.worker import alarm, analysis, due_turns, heartbeat, imports
 from games.worker.chores import Chores
 
 logger = logging.getLogger("games.worker")
@@ -67,6 +67,7 @@ class Command(BaseCommand):
             heartbeat.beat()
             broadcast.relay_pending()
             self.stdout.write(f"{due_turns.advance_due()} due turns played.")
+            imports.store_some()
             return
         interval = options["interval"]
         if interval is None:
@@ -103,10 +104,13 @@ class Command(BaseCommand):
             if not played:
                 alarm.ALARM.sleep(self._next_deadline(), min(interval, RELAY_POLL), stop)
         self.analyst.close()
+        self.analyst = None
         connection.close()
         logger.info("worker: stopped")
 
     next_beat = 0.0
+    # Set by handle(): the deal analysis beside the due turns.
+    analyst: analysis.Analyst | None = None
 
     def _next_deadline(self) -> datetime | None:
         """The next deadline, or None (sleep the longest) when the database fails."""
@@ -121,8 +125,10 @@ class Command(BaseCommand):
 
     def _pass(self) -> int:
         """One pass: the heartbeat (giving back an outage's time first), the outbox
-        relay, advance_due, the chores, then the deal analysis; a database
-        failure is logged and retried later.
+        relay, advance_due, a few deals of an upload, the chores, then the deal
+        analysis; a database failure is logged and retried later. Returns the
+        turns played, plus one when an upload is still being stored (so that no
+        sleep comes between).
         """
         close_old_connections()
         try:
@@ -131,10 +137,12 @@ class Command(BaseCommand):
                 self.next_beat = time.monotonic() + heartbeat.BEAT_EVERY
             broadcast.relay_pending()
             played = due_turns.advance_due()
+            importing = imports.store_some()
             self.chores.run_due()
             # Due turns first: a new analysis starts only after a pass with none.
-            analysis.analyse_safely(self.analyst, idle=not played)
-            return played
+            if self.analyst is not None:
+                analysis.analyse_safely(self.analyst, idle=not played and not importing)
+            return played + int(importing)
         except DatabaseError:
             logger.exception("worker: database error; retrying")
             # A broken connection is dropped so that the next pass reconnects.

@@ -1,0 +1,80 @@
+"""Run a Python program under cProfile in every thread; write the stats when it ends.
+
+Usage: ``python bench/profiled.py OUT.prof PROGRAM [ARGS...]``, where
+PROGRAM is a script path (``manage.py``, ``.venv/bin/daphne``). A server
+process does most of its work outside its main thread (Channels runs the
+synchronous code, rendering and queries, in a thread pool), which plain
+``python -m cProfile`` would not see: here each thread gets a profiler of
+its own as it starts, and their figures are added up at the end. The
+program must end by itself (daphne and ``run_worker`` do on SIGTERM).
+
+Each profiler counts its thread's CPU time (``time.thread_time_ns``), not
+the clock on the wall, so that threads waiting for work, for a lock or for
+the network cost nothing in the figures and a busy machine skews them less.
+
+``live_bench.py --profile DIR`` starts every server process this way; read
+the result with ``python -m pstats OUT.prof`` or ``bench/profile_report.py``.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import pstats
+import runpy
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+_profilers: list[cProfile.Profile] = []
+_lock = threading.Lock()
+
+
+def _profiler() -> cProfile.Profile:
+    """A profiler of the calling thread's CPU time."""
+    return cProfile.Profile(time.thread_time_ns, 1e-9)
+
+
+def _profile_this_thread(frame: Any, event: str, arg: Any) -> None:
+    """The first profiling event of a new thread: give the thread a profiler of its own."""
+    profiler = _profiler()
+    with _lock:
+        _profilers.append(profiler)
+    # Replaces this function as the thread's profile hook.
+    profiler.enable()
+
+
+def main() -> None:
+    out = Path(sys.argv[1])
+    program = sys.argv[2]
+    sys.argv = sys.argv[2:]
+    sys.path.insert(0, str(Path(program).resolve().parent))
+    threading.setprofile(_profile_this_thread)
+    main_profiler = _profiler()
+    _profilers.append(main_profiler)
+    main_profiler.enable()
+    try:
+        runpy.run_path(program, run_name="__main__")
+    except SystemExit:
+        pass
+    finally:
+        main_profiler.disable()
+        threading.setprofile(None)  # type: ignore[arg-type]
+        stats: pstats.Stats | None = None
+        with _lock:
+            for profiler in _profilers:
+                try:
+                    found = pstats.Stats(profiler)
+                except TypeError:  # a thread's profiler that never saw a call
+                    continue
+                if stats is None:
+                    stats = found
+                else:
+                    stats.add(found)
+        if stats is not None:
+            stats.dump_stats(out)
+
+
+if __name__ == "__main__":
+    main()

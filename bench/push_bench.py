@@ -1,0 +1,170 @@
+"""Push bench (issue 11): the exact size of every push of a seeded match, and its cost.
+
+Plays one whole match in this process, on a SQLite file of its own, with
+seeded deals (the same decks on every run) and the site's default bot
+(``normal``, which answers at once whatever ``BOT_DECISION_MS`` says)
+playing every seat, as in ``live_bench.py`` where every seated player has
+stepped away. After each event it draws the table region for each of the
+four seats and a spectator, exactly as a server process does for its
+sockets (``games.table.live``), and measures what a socket that saw the
+previous event would be sent: the changed parts as out-of-band morphs.
+
+Prints, per viewer and over all of them: the number of pushes, the median,
+90th percentile and largest push in bytes, the bytes pushed over the whole
+match, and the whole region's size (what a socket gets on connecting). The
+sizes are deterministic: the same on every run and every machine. Also
+prints the CPU time per event of reading the match once and drawing the
+five pictures (noisy on a busy machine; ``--profile`` shows where it goes).
+
+Run: ``.venv/bin/python bench/push_bench.py`` (``--people`` to keep the
+players at their seats, so the timers show; ``--profile N`` for the N most
+costly functions under cProfile; ``--language ar`` for another language).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SEED = 20261202
+VIEWERS = ("seat 1", "seat 2", "seat 3", "seat 4", "spectator")
+
+
+def setup(workdir: Path) -> None:
+    """Django on a fresh SQLite file, DEBUG off, the in-memory channel layer."""
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="baloot_site.settings",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="push-bench",
+        DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}",
+    )
+    for name in ("REDIS_URL", "WORKER_IN_SERVER"):
+        os.environ.pop(name, None)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", "--noinput", verbosity=0)
+
+
+def play(people: bool, language: str, profiler: cProfile.Profile | None) -> dict[str, Any]:
+    """Play the match; returns the sizes per viewer, whole sizes and draw times."""
+    import random
+
+    from django.contrib.auth.models import User
+    from django.utils import timezone
+
+    from games.match import dealing, services
+    from games.match.models import Match, Seat
+    from games.table.live import Picture, draw
+    from games.table.render import read_match
+
+    class Seeded:
+        rng = random.Random(SEED)
+
+        def token_hex(self, size: int) -> str:
+            return self.rng.randbytes(size).hex()
+
+        def randbelow(self, n: int) -> int:
+            return self.rng.randrange(n)
+
+    dealing.secrets = Seeded()  # type: ignore[assignment]
+    users = [User.objects.create_user(f"player{n}") for n in (1, 2, 3, 4)]
+    users.append(User.objects.create_user("watcher"))
+    match = services.create_match(users[0])
+    for n in (2, 3, 4):
+        services.take_seat(users[n - 1], match, n)
+    services.start_match(users[0], match)
+    if not people:
+        Seat.objects.filter(match=match).update(away=True)
+    sizes: dict[str, list[int]] = {viewer: [] for viewer in VIEWERS}
+    whole: dict[str, list[int]] = {viewer: [] for viewer in VIEWERS}
+    seconds: list[float] = []
+    sent: dict[str, Picture | None] = dict.fromkeys(VIEWERS)
+    later = timezone.now() + timedelta(days=365)
+    while True:
+        started = time.process_time()
+        if profiler is not None:
+            profiler.enable()
+        reading = read_match(match.pk)
+        pictures = {
+            viewer: draw(reading, user, language=language)
+            for viewer, user in zip(VIEWERS, users, strict=True)
+        }
+        if profiler is not None:
+            profiler.disable()
+        seconds.append(time.process_time() - started)
+        for viewer, picture in pictures.items():
+            frame = picture.changes_since(sent[viewer])
+            if sent[viewer] is not None and frame is not None:
+                sizes[viewer].append(len(frame.encode()))
+            whole[viewer].append(len(picture.whole().encode()))
+            sent[viewer] = picture
+        if reading.match.status != Match.Status.PLAYING:
+            break
+        # A person's timer runs out as a bot's delay does: the turn is due now.
+        if services.play_due_turn(match.pk, now=later) is None:
+            raise SystemExit(f"nothing was due at event {reading.seq}")
+    return {"sizes": sizes, "whole": whole, "seconds": seconds, "events": reading.seq}
+
+
+def report(figures: dict[str, Any]) -> None:
+    sizes: dict[str, list[int]] = figures["sizes"]
+    everyone = [size for values in sizes.values() for size in values]
+    print(f"{figures['events']} events; bytes of each push to a socket that saw the previous one")
+    print(
+        f"{'viewer':<10} {'pushes':>6} {'median':>7} {'p90':>7} {'max':>7}"
+        f" {'match total':>12} {'whole median':>13}"
+    )
+    for viewer, values in [*sizes.items(), ("all", everyone)]:
+        whole = figures["whole"].get(viewer) or [w for v in figures["whole"].values() for w in v]
+        print(
+            f"{viewer:<10} {len(values):>6} {statistics.median(values):>7.0f}"
+            f" {quantile(values, 0.9):>7} {max(values):>7} {sum(values):>12}"
+            f" {statistics.median(whole):>13.0f}"
+        )
+    seconds = figures["seconds"]
+    median, mean = statistics.median(seconds) * 1000, statistics.mean(seconds) * 1000
+    print(
+        "CPU per event, reading once and drawing the five pictures:"
+        f" median {median:.2f} ms, mean {mean:.2f} ms"
+    )
+
+
+def quantile(values: list[int], q: float) -> int:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--people", action="store_true", help="players stay at their seats")
+    parser.add_argument("--language", default="en")
+    parser.add_argument("--profile", type=int, default=0, metavar="N", help="print N functions")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="push-bench-") as workdir:
+        setup(Path(workdir))
+        profiler = cProfile.Profile() if args.profile else None
+        figures = play(args.people, args.language, profiler)
+    report(figures)
+    if profiler is not None:
+        stats = pstats.Stats(profiler)
+        stats.sort_stats("cumulative").print_stats(args.profile)
+        stats.sort_stats("tottime").print_stats(args.profile)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Players' ratings, leaderboards, public profiles and the statistics they show."""

@@ -1,0 +1,144 @@
+"""The live projections: statistics at each deal's end, ratings once at a match's end.
+
+Both run inside the transaction of ``games.match.services`` that records the
+deal's last action (``games.match.projections``), so they are committed
+with it or not at all. Imported matches never count.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from django.db.models import F
+from django.utils import timezone
+
+from games import rules
+from games.match import projections
+from games.match.models import Match, Seat
+from games.ratings import formula, stats
+from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
+
+
+def connect() -> None:
+    """Register the projections with the services (``games.apps`` calls it once ready)."""
+    projections.on_deal_end("ratings.stats", deal_ended)
+    projections.on_match_end("ratings.match", match_ended)
+
+
+def deal_ended(match: Match, state: rules.State, seats: Mapping[int, Seat] | None) -> None:
+    """Add the ended deal's counters to its players' statistics."""
+    if match.imported:
+        return
+    users = _users(match)
+    add_counts(match.mode, {users[n]: c for n, c in stats.deal_counts(state).items() if n in users})
+
+
+def match_ended(match: Match, state: rules.State, seats: Mapping[int, Seat] | None) -> None:
+    """Count the won match for its players, and rate it if it is rated."""
+    if match.imported or state.winner is None:
+        return
+    # Read again: the caller's seats may predate this transaction's changes.
+    current = list(Seat.objects.filter(match=match))
+    users = {seat.number: seat.user_id for seat in current if seat.user_id is not None}
+    counts = stats.match_counts(state.winner)
+    add_counts(match.mode, {users[n]: c for n, c in counts.items() if n in users})
+    if is_rated(match, current):
+        rate_match(match, state.winner, current)
+
+
+def is_rated(match: Match, seats: list[Seat]) -> bool:
+    """True for a match that changes ratings: four people from the start, ended with a winner.
+
+    Bot-filled quick matches (and their rematches) are ``unrated``; imported
+    and aborted matches never have a rated end.
+    """
+    return (
+        not match.unrated
+        and not match.imported
+        and match.status == Match.Status.FINISHED
+        and match.winner in ("A", "B")
+        and len(seats) == 4
+        and all(seat.user_id is not None and not seat.is_bot for seat in seats)
+    )
+
+
+def add_counts(mode: str, counts: Mapping[int, Counter[str]]) -> None:
+    """Add ``counts`` (by user id) to those users' statistics in ``mode``."""
+    wanted = {user: c for user, c in counts.items() if any(c.values())}
+    if not wanted:
+        return
+    PlayerStats.objects.bulk_create(
+        [PlayerStats(user_id=user, mode=mode) for user in wanted], ignore_conflicts=True
+    )
+    for user, c in sorted(wanted.items()):
+        PlayerStats.objects.filter(user_id=user, mode=mode).update(
+            **{name: F(name) + amount for name, amount in c.items() if amount}
+        )
+
+
+def rate_match(match: Match, winner: str, seats: list[Seat]) -> RatedMatch:
+    """Rate a finished match: lock its players' ratings, update them, record the change.
+
+    The rating rows are locked in user order (no deadlock between two
+    matches sharing players), and the ``RatedMatch`` row is inserted under
+    those locks, so its id orders the updates of any player exactly as they
+    were made: replaying in id order gives the same ratings.
+    """
+    by_seat = {seat.number: seat for seat in seats}
+    people = {seat.number: seat.user_id for seat in seats if seat.user_id is not None}
+    user_ids = sorted(people.values())
+    start = formula.Skill()
+    PlayerRating.objects.bulk_create(
+        [
+            PlayerRating(
+                user_id=u, mode=match.mode, mu=start.mu, sigma=start.sigma, display=start.shown
+            )
+            for u in user_ids
+        ],
+        ignore_conflicts=True,
+    )
+    ratings = {
+        r.user_id: r
+        for r in PlayerRating.objects.select_for_update()
+        .filter(user_id__in=user_ids, mode=match.mode)
+        .order_by("user_id")
+    }
+    now = timezone.now()
+    rated = RatedMatch.objects.create(match=match, mode=match.mode, winner=winner, rated_at=now)
+    before = {n: formula.Skill(ratings[u].mu, ratings[u].sigma) for n, u in people.items()}
+    leavers = frozenset(n for n, s in by_seat.items() if s.away)
+    after = formula.rate(before, winner, leavers)
+    rows = []
+    for number, user_id in sorted(people.items()):
+        rating = ratings[user_id]
+        new = after[number]
+        rating.mu, rating.sigma, rating.display = new.mu, new.sigma, new.shown
+        rating.rated_matches += 1
+        rating.last_rated_at = now
+        rating.save(update_fields=["mu", "sigma", "display", "rated_matches", "last_rated_at"])
+        rows.append(
+            RatedSeat(
+                rated_match=rated,
+                user_id=user_id,
+                mode=match.mode,
+                seat=number,
+                won=rules.team_of(number) == winner,
+                left=number in leavers,
+                mu_before=before[number].mu,
+                sigma_before=before[number].sigma,
+                mu_after=new.mu,
+                sigma_after=new.sigma,
+                display_after=new.shown,
+                rated_at=now,
+            )
+        )
+    RatedSeat.objects.bulk_create(rows)
+    return rated
+
+
+def _users(match: Match) -> dict[int, int]:
+    """The user id in each seat of ``match`` held by a person."""
+    return dict(
+        Seat.objects.filter(match=match, user__isnull=False).values_list("number", "user_id")
+    )
