@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
+from django.test import Client
 from django.urls import reverse
 
 from baloot_site import environment
@@ -114,3 +116,22 @@ def test_rate_limits_are_read_from_the_environment():
     assert rates == {"TABLES": "5/m", "SIGNUP": "9/h"}
     with pytest.raises(ImproperlyConfigured, match="RATE_LIMITS_TABLES"):
         environment.rates({"RATE_LIMITS_TABLES": "lots"}, {"TABLES": "20/h"})
+
+
+def test_htmx_is_configured_once_and_never_writes_inline_styles(start_table, players):
+    """htmx reads the first htmx-config only; copying "style" attributes while settling a
+    swap is an inline style the CSP refuses (the browser tests saw it on the table)."""
+    outcome = start_table(bots=(2, 3, 4))
+    client = Client()
+    client.force_login(players[1])
+    for url in (reverse("play:table", args=[outcome.match.pk]), reverse("play:lobby")):
+        page = client.get(url).content.decode()
+        configs = re.findall(r'<meta name="htmx-config" content=\'([^\']*)\'>', page)
+        assert len(configs) == 1, url
+        config = json.loads(configs[0])
+        assert config["includeIndicatorStyles"] is False
+        assert "style" not in config["attributesToSettle"]
+    assert config.get("responseHandling") is None
+    table = client.get(reverse("play:table", args=[outcome.match.pk])).content.decode()
+    config = json.loads(re.findall(r'<meta name="htmx-config" content=\'([^\']*)\'>', table)[0])
+    assert {"code": "4..", "swap": True, "error": False} in config["responseHandling"]

@@ -189,6 +189,8 @@ def test_a_match_finished_before_ratings_existed_is_rated_by_the_rebuild(play_ma
     RatedMatch.objects.all().delete()
     PlayerRating.objects.all().delete()
     assert f"Match {match.pk} should be rated." in problems()
-    rebuild()
+    out = io.StringIO()
+    call_command("rebuild_profiles", stdout=out)
+    assert "Rebuilt 4 statistics rows and 4 ratings." in out.getvalue()
     assert ratings_of(players) == expected
     assert problems() == []
