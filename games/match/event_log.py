@@ -1,7 +1,9 @@
 """Reading a match's event log back into rules-engine state.
 
 ``load_state`` is the fast path: the latest deal snapshot plus the events
-after it, so it costs the same two queries however long the match is.
+after it, in two queries however long the match is (the match's snapshots,
+each holding the engine state at a deal's start and one deal result, then
+the events of the current deal).
 ``rebuild_state`` ignores snapshots and folds every event from the start; it is
 what ``first_inconsistency`` (admin "verify", ``verify_matches``) and the
 tests trust.
@@ -84,22 +86,41 @@ def fold(state: rules.State, events: Iterable[Event]) -> rules.State:
 
 
 def load_state(match: Match) -> rules.State:
-    """The match's current state from its latest snapshot and the events after it.
+    """The match's current state from its latest usable snapshot and the events after it.
 
-    Raises LogError if the stored log does not rebuild.
+    Each snapshot keeps the engine's state at a deal's start and the result of
+    the deal before it, so the match's snapshots, read in one query, give the
+    latest state and every earlier result. Snapshots are only a cache: from
+    the first one the engine cannot use (another engine version, unreadable,
+    or a gap in the results) on, they are ignored, and with none usable the
+    state is rebuilt from the log. Raises LogError if the stored log does not
+    rebuild.
     """
-    snapshot = DealSnapshot.objects.filter(match=match).order_by("-seq").first()
-    state = None
-    if snapshot is not None:
+    rows = DealSnapshot.objects.filter(match=match).order_by("seq").values_list("seq", "state")
+    usable: tuple[int, Any, list[rules.RoundResult]] | None = None
+    history: list[rules.RoundResult] = []
+    for seq, data in rows:
         try:
-            state = rules.restore(snapshot.state)
+            start, own = rules.snapshot_results(data)
+        except rules.StaleSnapshot:
+            break
         except (KeyError, TypeError, ValueError):
-            # A snapshot is only a cache: one the engine can no longer read
-            # (say, after an upgrade) costs a full rebuild, never a wrong state.
-            logger.warning("match %s: unreadable snapshot at %s", match.pk, snapshot.seq)
-    if state is None or snapshot is None:
+            logger.warning("match %s: unreadable snapshot at %s", match.pk, seq)
+            break
+        if start > len(history):
+            break  # a snapshot is missing: the results between are unknown here
+        earlier = history[:start]
+        usable = (seq, data, earlier)
+        history = [*earlier, *own]
+    if usable is None:
         return rebuild_state(match)
-    return fold(state, Event.objects.filter(match=match, seq__gt=snapshot.seq).order_by("seq"))
+    seq, data, earlier = usable
+    try:
+        state = rules.restore(data, earlier)
+    except (KeyError, TypeError, ValueError):
+        logger.warning("match %s: unreadable snapshot at %s", match.pk, seq)
+        return rebuild_state(match)
+    return fold(state, Event.objects.filter(match=match, seq__gt=seq).order_by("seq"))
 
 
 def rebuild_state(match: Match) -> rules.State:
@@ -172,11 +193,17 @@ def _event_problem(event: Event, *, imported: bool = False) -> str | None:
 
 
 def _snapshot_problem(event: Event, state: rules.State, stored: Any) -> str | None:
-    """What is wrong with the snapshot stored after ``event``, or None."""
+    """What is wrong with the snapshot stored after ``event``, or None.
+
+    A snapshot of another engine version is not a fault: loading ignores it.
+    """
     if event.kind != Event.Kind.DEAL:
         return _("a snapshot is stored after an event that is not a deal")
     try:
-        snapshot_state = rules.restore(stored)
+        start, _own = rules.snapshot_results(stored)
+        snapshot_state = rules.restore(stored, state.results[:start])
+    except rules.StaleSnapshot:
+        return None
     except (KeyError, TypeError, ValueError):
         return _("the snapshot cannot be read")
     if snapshot_state != state:

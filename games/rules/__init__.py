@@ -75,7 +75,7 @@ from .notation import (
 from .projects import VALUES as PROJECT_VALUES
 from .projects import candidates, describe
 from .scoring import convert
-from .snapshot import restore, snapshot
+from .snapshot import ENGINE_VERSION, StaleSnapshot, restore, snapshot, snapshot_results
 from .state import Contract, Phase, RoundResult, State, Trick, team_of
 from .view import public_history, view_for
 
@@ -95,6 +95,7 @@ def available_projects(state: State, seat: int) -> list[dict[str, Any]]:
 
 __all__ = [
     "CARD_STR",
+    "ENGINE_VERSION",
     "SUITS",
     "CardNotInHand",
     "Contract",
@@ -119,6 +120,7 @@ __all__ = [
     "Rank",
     "RoundRecord",
     "RoundResult",
+    "StaleSnapshot",
     "State",
     "Suit",
     "Trick",
@@ -145,6 +147,7 @@ __all__ = [
     "restore",
     "score_document",
     "snapshot",
+    "snapshot_results",
     "start_deal",
     "team_of",
     "view_for",

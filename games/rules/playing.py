@@ -163,7 +163,11 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     hand = st.hands[seat - 1]
     if not hand >> card & 1:
         raise CardNotInHand("You do not hold %(card)s", card=action["play"])
-    if not playable(st, seat) >> card & 1:
+    trick = st.trick
+    # Following the led suit, or leading in an open game, is always allowed;
+    # anything else asks D3/D4 in full.
+    checked = suit_of(card) != suit_of(trick[0][1]) if trick else st.lock
+    if checked and not playable(st, seat) >> card & 1:
         _explain_unplayable(st, hand)
     if action.get("baloot"):
         if not may_announce(st, seat, card):

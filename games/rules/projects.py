@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from .cards import CARD_STR, Rank, Suit, card_at, rank_of, suit_of, suit_pattern
+from .cards import CARD_STR, Rank, card_at, rank_of, suit_of, suit_pattern
 from .errors import InvalidDeclaration
 
 Project = tuple[str, tuple[int, ...]]
@@ -57,8 +57,9 @@ def scan_candidates(hand: int, sun: bool) -> list[Project]:
     """``candidates`` by the full scan, without the quick test (which a test
     proves exact against it)."""
     found: list[Project] = []
-    for suit in Suit:
+    for suit in range(4):
         bits = suit_pattern(hand, suit)
+        base = card_at(suit, 0)
         start = 0
         while start < 8:
             if not bits >> start & 1:
@@ -69,15 +70,18 @@ def scan_candidates(hand: int, sun: bool) -> list[Project]:
                 end += 1
             for size in (3, 4, 5):
                 for first in range(start, end - size + 2):
-                    cards = tuple(card_at(suit, r) for r in range(first, first + size))
+                    cards = tuple(range(base + first, base + first + size))
                     found.append((RUN_KIND[size], cards))
             start = end + 1
-    for rank in (*KIND_RANKS, ACE):
-        cards = tuple(card_at(suit, rank) for suit in Suit)
-        if all(hand >> c & 1 for c in cards):
+    for rank in _FOUR_RANKS:
+        cards = tuple(card_at(suit, rank) for suit in range(4))
+        if hand >> cards[0] & hand >> cards[1] & hand >> cards[2] & hand >> cards[3] & 1:
             kind = "four_hundred" if rank == ACE and sun else "hundred"
             found.append((kind, cards))
     return found
+
+
+_FOUR_RANKS = (*KIND_RANKS, ACE)
 
 
 def _touches(a: tuple[int, ...], b: tuple[int, ...]) -> bool:

@@ -17,7 +17,7 @@ from tests.support.processes import start_bot_matches, wait_until
 from tests.support.servers import Daphne, Stack
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import ConsoleMessage, Page
 
 pytestmark = pytest.mark.browser
 
@@ -52,6 +52,11 @@ def shoot(page: Page, name: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 800})
 
 
+def recorder(seen: list[str]) -> Callable[[ConsoleMessage], None]:
+    """Keeps the text of each message the page logs to its console in ``seen``."""
+    return lambda message: seen.append(message.text)
+
+
 def test_the_analysis_reads_in_the_replay_and_on_the_match_page(
     server: Daphne, site: Stack, open_browser: Callable[[str], Page]
 ) -> None:
@@ -64,7 +69,7 @@ def test_the_analysis_reads_in_the_replay_and_on_the_match_page(
         create_user(site, name)
         page = open_browser(name)
         problems: list[str] = []
-        page.on("console", lambda message, seen=problems: seen.append(message.text))
+        page.on("console", recorder(problems))
         log_in(page, server.url, name, PASSWORD)
         page.context.add_cookies(
             [{"name": "django_language", "value": language, "url": server.url}]

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parents[2]
 # A played card looks like this in a log line; the worker must never print one.
@@ -75,7 +75,13 @@ def stop(process: subprocess.Popen[str], log: Path, timeout: float = 30) -> tupl
     return process.returncode, log.read_text()
 
 
-def start_bot_matches(site: Site, count: int) -> list[int]:
+class Shell(Protocol):
+    """Anything that runs Python code in a fresh Django process of the site."""
+
+    def shell(self, code: str) -> str: ...
+
+
+def start_bot_matches(site: Shell, count: int) -> list[int]:
     """Start ``count`` four-bot tables; returns their ids."""
     out = site.shell(
         "from django.contrib.auth.models import User\n"

@@ -21,6 +21,8 @@ tracebacks and a failure can show what the server said.
 from __future__ import annotations
 
 import atexit
+import fcntl
+import hashlib
 import http.client
 import os
 import secrets
@@ -29,6 +31,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -44,8 +47,14 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 # what a developer keeps in database 0.
 TEST_REDIS_DB = 13
 BENCH_REDIS_DB = 14
-# How long a process may take to answer after it was started.
-START_TIMEOUT = 60.0
+# How long a process may take to answer after it was started: a bound that
+# only catches a hang, since a loaded machine can take a minute or more.
+START_TIMEOUT = 180.0
+# Held while collecting the static files (Stack.prepare), one per checkout.
+COLLECT_LOCK = (
+    Path(tempfile.gettempdir())
+    / f"baloot-collectstatic-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]}.lock"
+)
 # Settings the environment may carry that must not leak into the servers.
 SITE_VARIABLES = (
     "DATABASE_URL",
@@ -336,7 +345,11 @@ class Stack:
         self.manage("migrate", "--noinput")
         if not _collected:
             # DEBUG is off, so pages need the hashed names of collected files.
-            self.manage("collectstatic", "--noinput", "--verbosity", "0")
+            # One collectstatic at a time per checkout: two test runs writing
+            # the same STATIC_ROOT at once delete each other's files.
+            with COLLECT_LOCK.open("w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                self.manage("collectstatic", "--noinput", "--verbosity", "0")
             _collected = True
 
     def start(self) -> None:

@@ -29,6 +29,7 @@ def random_deal(seed: int) -> tuple[list[rules.State], list[dict[str, Any]]]:
         state = rules.start_deal(rules.new_match(dealer=rng.randint(1, 4)), rules.random_deck(rng))
         states, actions = [state], []
         while state.phase not in (rules.Phase.ROUND_OVER, rules.Phase.MATCH_OVER):
+            assert state.turn is not None
             action = choose_action(state, state.turn, level="easy")
             state = rules.apply(state, action)
             states.append(state)
