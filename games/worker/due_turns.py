@@ -25,7 +25,7 @@ from games.match import services
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY
 from games.match.errors import ServiceError
 from games.match.event_log import LogError
-from games.match.models import Match
+from games.match.models import Event, Match
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +65,24 @@ def advance_due(now: datetime | None = None, *, limit: int = BATCH) -> int:
             played += 1
             # The turn's own number: a deal may have followed an action.
             _log(match_id, seq + 1, turn)
+            _log_declared_for(match_id, seq + 1, turn.outcome.match.seq)
     return played
+
+
+def _log_declared_for(match_id: int, after: int, last: int) -> None:
+    """One line per "no projects" recorded with the turn for a seat that has none.
+
+    Those declarations are appended in the same call as the turn that led
+    to them, so without these lines the log would miss events that a worker
+    recorded.
+    """
+    if last <= after:
+        return
+    chained = Event.objects.filter(
+        match_id=match_id, seq__gt=after, seq__lte=last, kind=Event.Kind.ACTION
+    ).values_list("seq", "actor_seat")
+    for seq, seat in chained:
+        logger.info("match %s event %s: no projects to declare in seat %s", match_id, seq, seat)
 
 
 def next_deadline() -> datetime | None:

@@ -47,9 +47,12 @@ def test_match_page_shows_seats_and_the_log_without_the_current_deck(admin_clien
     match = table.outcome.match
     response = admin_client.get(change_url(match))
     assert response.status_code == 200
-    html = unescape(response.content.decode())
     for name in ("alice", "bob", "carol", "dave"):
-        assert name in html
+        assert name in unescape(response.content.decode())
+    # The log is its own paginated list, filtered to the match.
+    response = admin_client.get(reverse("admin:games_event_changelist"), {"match": match.pk})
+    assert response.status_code == 200
+    html = unescape(response.content.decode())
     finished_deal, current_deal = Event.objects.filter(match=match, kind="deal").order_by("seq")
     # The finished deal's seed may be read; the deal being played keeps its cards secret.
     assert finished_deal.payload["deal"]["seed"] in html
@@ -60,10 +63,13 @@ def test_match_page_shows_seats_and_the_log_without_the_current_deck(admin_clien
 
 
 def test_events_cannot_be_added_changed_or_deleted_in_the_admin(admin_client, admin_user, started):
-    assert Event not in admin.site._registry
     match = started.match
     model_admin = admin.site._registry[Match]
     request = type("Request", (), {"user": admin_user})()
+    event_admin = admin.site._registry[Event]
+    assert not event_admin.has_add_permission(request)
+    assert not event_admin.has_change_permission(request, Event.objects.get(match=match))
+    assert not event_admin.has_delete_permission(request, Event.objects.get(match=match))
     for inline in model_admin.get_inline_instances(request, match):
         assert not inline.has_add_permission(request, match)
         assert not inline.has_change_permission(request, match)
@@ -89,6 +95,11 @@ def test_events_cannot_be_added_changed_or_deleted_in_the_admin(admin_client, ad
     assert (
         admin_client.post(reverse("admin:games_match_delete", args=[match.pk])).status_code == 403
     )
+    event_pk = Event.objects.get(match=match).pk
+    assert (
+        admin_client.post(reverse("admin:games_event_delete", args=[event_pk])).status_code == 403
+    )
+    assert list(Event.objects.values()) == before
     assert Match.objects.get(pk=match.pk).status == "playing"
 
 
