@@ -69,15 +69,32 @@
     }
     started.add(key);
     var copy = holdCopy(trick);
+    held.add(copy);
     var winner = trick.getAttribute("data-winner");
     window.setTimeout(function () {
       gone.add(key);
       hideShown(key);
+      if (!copy.isConnected) {
+        return;
+      }
       sweepToward(copy, winner);
       window.setTimeout(function () {
+        held.delete(copy);
         copy.remove();
       }, SWEEP_MS + 50);
     }, HOLD_MS);
+  }
+
+  // A held copy is placed where the trick was drawn: once the page is laid
+  // out again (a turned phone, a resized window) that place is wrong and the
+  // copy could hang past the page's edge, so it goes at once.
+  var held = new Set();
+
+  function dropHeld() {
+    held.forEach(function (copy) {
+      copy.remove();
+    });
+    held.clear();
   }
 
   function lookForTricks() {
@@ -155,6 +172,7 @@
   function start() {
     openWhereWide();
     document.addEventListener("toggle", oneSheetAtATime, true);
+    window.addEventListener("resize", dropHeld);
     changed();
     var table = document.querySelector(".table-page") || document.body;
     // Attributes too: a morphed picture changes classes in place.

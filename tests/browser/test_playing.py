@@ -190,7 +190,7 @@ def test_after_a_whole_match_the_replay_steps_through_a_deal_by_keyboard(
     page.locator("#table .match-over").wait_for(timeout=300_000)
 
     page.get_by_role("link", name="Match page").click()
-    page.locator("a[href*='/deals/1/']").first.click()
+    page.locator("a[href*='/deals/1/']:visible").first.click()
     page.wait_for_url("**/deals/1/**")
     replay = page.locator("#replay")
 
