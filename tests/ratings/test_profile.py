@@ -162,6 +162,6 @@ def test_nothing_of_a_deal_in_progress_reaches_the_statistics(players):
     assert not PlayerStats.objects.exists()
     body = client_for(None).get(profile_url(players[1])).content.decode()
     assert "Sun contracts bought / made" in body
-    assert re.search(r"<td class=\"num\">0 / 0</td>", body)
+    assert re.search(r"<td class=\"num\"><bdi dir=\"ltr\">0 / 0</bdi></td>", body)
     driver.finish_deal()
     assert PlayerStats.objects.exists() == (driver.state.results[-1].outcome in ("played", "sawa"))

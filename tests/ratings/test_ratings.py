@@ -16,6 +16,7 @@ from games.ratings import formula
 from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
 from games.ratings.rebuild import problems, rebuild, replay_ratings
 from tests.support.drivers import Driver, start_with_bots, started_match
+from tests.support.imports import store_queued_imports
 from tests.support.players import create_player
 
 pytestmark = pytest.mark.django_db
@@ -167,10 +168,12 @@ def test_aborted_matches_are_not_rated(players):
 
 def test_imported_matches_count_for_nothing(play_match, players):
     match = play_match(seed=1)
-    document = rules.read_document(call_export(match))
+    text = call_export(match)
     uploader = create_player("uploader")
     before = {s.pk: s.counts() for s in PlayerStats.objects.all()}
-    services.import_match(uploader, document)
+    services.queue_import(uploader, rules.read_document(text), text)
+    store_queued_imports()
+    assert Match.objects.filter(imported=True).count() == 1
     assert RatedMatch.objects.count() == 1
     assert {s.pk: s.counts() for s in PlayerStats.objects.all()} == before
     assert not PlayerStats.objects.filter(user=uploader).exists()
