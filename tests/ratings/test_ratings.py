@@ -118,7 +118,7 @@ def test_a_leaver_whose_team_won_still_loses_rating(players):
         if match.winner == "A":
             break
     else:
-        pytest.skip("no seed gave the leaver's team the win")
+        pytest.fail("none of seeds 1-5 gave the leaver's team the win: pick another range")
     row = RatedSeat.objects.get(rated_match__match=match, seat=1)
     assert row.won
     assert row.left
