@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.display.chart import Point, Tick, polyline
+
 # notation.md: the match target, drawn as a dashed line.
 TARGET = 152
 WIDTH = 640
@@ -24,23 +26,6 @@ TOP = 20
 BOTTOM = 64
 Y_STEP = 50
 MAX_X_LABELS = 16
-
-
-@dataclass(frozen=True)
-class Tick:
-    """A labelled position on an axis."""
-
-    position: float
-    label: str
-
-
-@dataclass(frozen=True)
-class Point:
-    """One team's running score after a deal."""
-
-    x: float
-    y: float
-    label: str
 
 
 @dataclass(frozen=True)
@@ -55,7 +40,7 @@ class Series:
     @property
     def path(self) -> str:
         """The points as an SVG ``points`` attribute."""
-        return " ".join(f"{p.x},{p.y}" for p in self.points)
+        return polyline(self.points)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.display.chart import Point, Tick, polyline
+
 WIDTH = 640
 HEIGHT = 280
 LEFT = 56
@@ -21,23 +23,6 @@ TOP = 20
 BOTTOM = 60
 Y_STEP = 50
 MAX_X_LABELS = 10
-
-
-@dataclass(frozen=True)
-class Tick:
-    """A labelled position on an axis."""
-
-    position: float
-    label: str
-
-
-@dataclass(frozen=True)
-class Point:
-    """The rating after one rated match."""
-
-    x: float
-    y: float
-    label: str
 
 
 @dataclass(frozen=True)
@@ -52,7 +37,7 @@ class Line:
     @property
     def path(self) -> str:
         """The points as an SVG ``points`` attribute."""
-        return " ".join(f"{p.x},{p.y}" for p in self.points)
+        return polyline(self.points)
 
 
 @dataclass(frozen=True)
