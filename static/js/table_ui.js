@@ -47,10 +47,19 @@
     copy.classList.add("trick-sweeping");
   }
 
+  // Only an element without the class gets it: adding a class it already has
+  // still counts as a change to the page's observer below, which would call
+  // back here again and again without ever letting the page draw.
+  function markGone(trick) {
+    if (!trick.classList.contains("trick-gone")) {
+      trick.classList.add("trick-gone");
+    }
+  }
+
   function hideShown(key) {
     var shown = document.querySelectorAll('#table .trick-complete[data-trick="' + key + '"]');
     for (var i = 0; i < shown.length; i++) {
-      shown[i].classList.add("trick-gone");
+      markGone(shown[i]);
     }
   }
 
@@ -61,7 +70,7 @@
     }
     if (gone.has(key)) {
       // Swept already: a re-rendered picture keeps it out of the middle.
-      trick.classList.add("trick-gone");
+      markGone(trick);
       return;
     }
     if (started.has(key)) {
