@@ -86,4 +86,4 @@ def decide(
     rng = random.Random(json.dumps([view["seat"], view["hand"], history["plays"]]))
     if level == "normal":
         return normal.play(view, memory, budget_ms, rng)
-    return strong.play(view, memory, budget_ms, rng)
+    return strong.play(view, memory, budget_ms, rng, history)

@@ -1,24 +1,32 @@
-"""Determinized double-dummy search for a card: the core of the bots' end-game play.
+"""Determinized search for a card: the core of the bots' card play.
 
 The unseen cards are dealt to the other seats many times, each deal
-consistent with everything the seat knows (``memory``, ``sampling``); every
-deal is solved exactly with ``games.rules.solver`` and the card with the best
-total of card points for the seat's team wins.
+consistent with everything the seat knows (``memory``, ``sampling``, and for
+the strong bot what the bidding says, ``inference``). Near the end every
+deal is solved exactly with ``games.rules.solver``; earlier each card is
+tried on every deal and the rest played out quickly (``playout``, exact
+again for the last tricks). The card with the best total of card points
+for the seat's team wins.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from games.rules import solver
-from games.rules.cards import CARD_OF
+from games.rules.cards import CARD_OF, POINTS_BY_TRUMP
+from games.rules.scoring import LAST_TRICK_BONUS
 
+from .hand import points, power, suit
 from .memory import Memory
+from .playout import play_out, trick_winner
 from .sampling import sample_hands
 
 View = dict[str, Any]
+Sampler = Callable[[Memory, random.Random], "dict[int, list[str]] | None"]
 
 
 def best_card(
@@ -29,14 +37,16 @@ def best_card(
     deadline: float,
     max_samples: int,
     rng: random.Random,
+    sampler: Sampler = sample_hands,
 ) -> str | None:
-    """The card of ``cards`` with the best total over the sampled deals, ``preferred``
-    winning ties; None when no deal was solved before ``deadline``."""
+    """The card of ``cards`` with the best total over the sampled deals, each
+    solved exactly, ``preferred`` winning ties; None when no deal was solved
+    before ``deadline``."""
     team = (view["seat"] - 1) % 2
     totals = dict.fromkeys(cards, 0)
     samples = 0
     while samples < max_samples and time.perf_counter() < deadline:
-        hands = sample_hands(memory, rng)
+        hands = sampler(memory, rng)
         if hands is None:
             break
         try:
@@ -49,6 +59,79 @@ def best_card(
     if not samples:
         return None
     return max(cards, key=lambda c: (totals[c], c == preferred))
+
+
+def best_card_by_playout(
+    view: View,
+    memory: Memory,
+    cards: list[str],
+    preferred: str | None,
+    deadline: float,
+    max_samples: int,
+    rng: random.Random,
+    sampler: Sampler = sample_hands,
+) -> str | None:
+    """The card of ``cards`` with the best total over the sampled deals, each
+    card played and the deal played out quickly (``playout.play_out``);
+    ``preferred`` wins ties. None when no deal was played before ``deadline``."""
+    seat = view["seat"]
+    team = (seat - 1) % 2
+    contract = view["contract"]
+    bidder = int(contract["bidder"])
+    tried = distinct(cards, memory, contract["trump"])
+    totals = dict.fromkeys(tried, 0)
+    samples = 0
+    while samples < max_samples and time.perf_counter() < deadline:
+        hands = sampler(memory, rng)
+        if hands is None:
+            break
+        pos = position(view, memory, hands)
+        points = POINTS_BY_TRUMP[pos.trump + 1]
+        for card in tried:
+            c = CARD_OF[card]
+            masks = list(pos.hands)
+            masks[seat - 1] &= ~(1 << c)
+            trick = [*pos.trick, (seat, c)]
+            taken = [0, 0]
+            turn = seat % 4 + 1
+            if len(trick) == 4:
+                winner, _ = trick_winner(trick, pos.trump)
+                gain = sum(points[x] for _, x in trick)
+                if not masks[winner - 1]:
+                    gain += LAST_TRICK_BONUS
+                taken[(winner - 1) % 2] += gain
+                trick = []
+                turn = winner
+            rest = play_out(masks, trick, turn, pos.trump, pos.lock, bidder)
+            totals[card] += taken[team] + rest[team]
+        samples += 1
+    if not samples:
+        return None
+    if preferred in cards and preferred not in totals:
+        # The preferred card's twin stands for it.
+        twin = next(c for c in tried if equivalent(c, preferred, memory, contract["trump"]))
+        totals[preferred] = totals.pop(twin)
+    return max(totals, key=lambda c: (totals[c], c == preferred))
+
+
+def distinct(cards: list[str], memory: Memory, trump: str | None) -> list[str]:
+    """``cards`` without those equivalent to one kept before them."""
+    kept: list[str] = []
+    for card in cards:
+        if not any(equivalent(card, k, memory, trump) for k in kept):
+            kept.append(card)
+    return kept
+
+
+def equivalent(a: str, b: str, memory: Memory, trump: str | None) -> bool:
+    """True when two cards of the hand bring the same: one suit, the same card
+    points and no card still out between them in trick order."""
+    if a == b:
+        return True
+    if suit(a) != suit(b) or points(a, trump) != points(b, trump):
+        return False
+    low, high = sorted((power(a, trump), power(b, trump)))
+    return not any(suit(c) == suit(a) and low < power(c, trump) < high for c in memory.unseen)
 
 
 def position(view: View, memory: Memory, hands: dict[int, list[str]]) -> solver.Position:

@@ -19,29 +19,50 @@ import statistics
 import time
 from typing import Any
 
-from . import normal, rollout, search
+from . import inference, normal, rollout, search
 from .choice import pick
 from .memory import Memory
 
 View = dict[str, Any]
 
-# Five tricks left: one exact solve takes a few milliseconds to a few tens.
-SEARCH_FROM = 5
-MAX_SAMPLES = 60
+# From this many cards in hand down, every guessed deal is solved exactly
+# (a few milliseconds each); above it each card is played out quickly.
+SOLVE_FROM = 3
+# Deals per decision: the count caps the work, so the bot plays the same on a
+# busy machine; the time budget only stops it in an emergency.
+SOLVE_SAMPLES = 40
+PLAYOUT_SAMPLES = 48
 # Leave a margin of the budget for building the answer and for the caller.
 BUDGET_SHARE = 0.8
 
 
-def play(view: View, memory: Memory, budget_ms: float, rng: random.Random) -> dict[str, Any]:
+def play(
+    view: View, memory: Memory, budget_ms: float, rng: random.Random, history: dict[str, Any]
+) -> dict[str, Any]:
     """The strong bot's card, or its Sawa claim."""
     start = time.perf_counter()
     fallback = normal.play(view, memory, budget_ms, rng, count=False)
     legal = view["legal"]
     cards = sorted({a["play"] for a in legal if "play" in a})
-    if "sawa" in fallback or len(cards) < 2 or len(view["hand"]) > SEARCH_FROM:
+    if "sawa" in fallback or len(cards) < 2:
         return fallback
     deadline = start + budget_ms / 1000 * BUDGET_SHARE
-    card = search.best_card(view, memory, cards, fallback.get("play"), deadline, MAX_SAMPLES, rng)
+    faceup = history.get("faceup")
+    evidence = inference.read_bids(view, faceup)
+    played = inference.played_by(memory)
+
+    def sampler(mem: Memory, r: random.Random) -> dict[int, list[str]] | None:
+        return inference.sample(mem, evidence, faceup, r, played)
+
+    preferred = fallback.get("play")
+    if len(view["hand"]) <= SOLVE_FROM:
+        card = search.best_card(
+            view, memory, cards, preferred, deadline, SOLVE_SAMPLES, rng, sampler
+        )
+    else:
+        card = search.best_card_by_playout(
+            view, memory, cards, preferred, deadline, PLAYOUT_SAMPLES, rng, sampler
+        )
     if card is None:
         return fallback
     announced = pick(legal, play=card, baloot=True)

@@ -28,7 +28,8 @@ LEVELS = ("easy", "normal", "strong")
 
 @pytest.fixture(autouse=True)
 def _deterministic_strong(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(strong, "MAX_SAMPLES", 4)
+    monkeypatch.setattr(strong, "SOLVE_SAMPLES", 4)
+    monkeypatch.setattr(strong, "PLAYOUT_SAMPLES", 4)
     monkeypatch.setattr(strong, "MIN_DEALS", 3)
     monkeypatch.setattr(strong, "MAX_DEALS", 3)
 
