@@ -18,6 +18,7 @@ from typing import Any
 
 from games.rules import solver
 from games.rules.cards import CARD_OF, POINTS_BY_TRUMP
+from games.rules.projects import VALUES as PROJECT_VALUES
 from games.rules.scoring import LAST_TRICK_BONUS
 
 from .hand import points, power, suit
@@ -27,6 +28,59 @@ from .sampling import sample_hands
 
 View = dict[str, Any]
 Sampler = Callable[[Memory, random.Random], "dict[int, list[str]] | None"]
+
+
+class Scorer:
+    """The deal's game points for a team, given the card points each team takes
+    from here on: the contract made or lost (D21-D24) on top of the card points.
+
+    Projects count for the team that shows the best one (once the first trick
+    is over the view says which); Baloot and the sweep bonus are left out.
+    """
+
+    def __init__(self, view: View) -> None:
+        contract = view["contract"]
+        self.team = (view["seat"] - 1) % 2
+        self.bidders = (int(contract["bidder"]) - 1) % 2
+        self.divisor = 5.0 if contract["type"] != "hokum" else 10.0
+        self.multiplier = int(contract.get("multiplier") or 1)
+        taken = view.get("card_points") or {}
+        self.base = [float(taken.get("A", 0)), float(taken.get("B", 0))]
+        declared = view.get("declarations") or {}
+        best = [0, 0]
+        totals = [0, 0]
+        for key, projects in declared.items():
+            side = (int(key) - 1) % 2
+            for project in projects or ():
+                value = PROJECT_VALUES.get(project["project"], 0)
+                totals[side] += value
+                best[side] = max(best[side], value)
+        counting = view.get("counting_team")
+        if counting in ("A", "B"):
+            side = "AB".index(counting)
+        elif best[0] != best[1]:
+            side = 0 if best[0] > best[1] else 1
+        else:
+            side = -1
+        if side >= 0:
+            self.base[side] += totals[side]
+
+    def __call__(self, rest: tuple[int, int] | list[int]) -> float:
+        """The seat's team's game points minus the other team's."""
+        a = (self.base[0] + rest[0]) / self.divisor
+        b = (self.base[1] + rest[1]) / self.divisor
+        bidders = (a, b)[self.bidders]
+        defenders = (a, b)[1 - self.bidders]
+        if self.multiplier > 1:
+            # Doubled: the winner takes everything, multiplied (D24).
+            won = bidders > defenders
+            value = (a + b) * self.multiplier
+            mine = won == (self.team == self.bidders)
+            return value if mine else -value
+        if bidders <= defenders:
+            # Defeated: the defenders take everything (D23).
+            return a + b if self.team != self.bidders else -(a + b)
+        return (a - b) if self.team == 0 else (b - a)
 
 
 def best_card(
@@ -42,8 +96,8 @@ def best_card(
     """The card of ``cards`` with the best total over the sampled deals, each
     solved exactly, ``preferred`` winning ties; None when no deal was solved
     before ``deadline``."""
-    team = (view["seat"] - 1) % 2
-    totals = dict.fromkeys(cards, 0)
+    score = Scorer(view)
+    totals = dict.fromkeys(cards, 0.0)
     samples = 0
     while samples < max_samples and time.perf_counter() < deadline:
         hands = sampler(memory, rng)
@@ -54,7 +108,7 @@ def best_card(
         except solver.OutOfTime:
             break
         for card in cards:
-            totals[card] += values[card][team]
+            totals[card] += score(values[card])
         samples += 1
     if not samples:
         return None
@@ -75,11 +129,11 @@ def best_card_by_playout(
     card played and the deal played out quickly (``playout.play_out``);
     ``preferred`` wins ties. None when no deal was played before ``deadline``."""
     seat = view["seat"]
-    team = (seat - 1) % 2
+    score = Scorer(view)
     contract = view["contract"]
     bidder = int(contract["bidder"])
     tried = distinct(cards, memory, contract["trump"])
-    totals = dict.fromkeys(tried, 0)
+    totals = dict.fromkeys(tried, 0.0)
     samples = 0
     while samples < max_samples and time.perf_counter() < deadline:
         hands = sampler(memory, rng)
@@ -103,7 +157,7 @@ def best_card_by_playout(
                 trick = []
                 turn = winner
             rest = play_out(masks, trick, turn, pos.trump, pos.lock, bidder)
-            totals[card] += taken[team] + rest[team]
+            totals[card] += score((taken[0] + rest[0], taken[1] + rest[1]))
         samples += 1
     if not samples:
         return None
