@@ -8,7 +8,10 @@
 - the share of that time spent in the Sawa check;
 - the time to rebuild a state from a 700-action match (replay of the notation).
 
-Each run measures this tree's engine and a reference engine (by default the
+Times are the benchmark process's own CPU time (``time.process_time``), so
+other work on a shared machine lowers the figures far less than it would
+wall-clock ones (caches and clock speed still feel it). Each run measures
+this tree's engine and a reference engine (by default the
 one before the issue 13 speed work, unpacked with ``git archive``) in fresh
 interpreters, taking turns, so the two are compared on the same machine
 load; the report gives min/median/max over the runs and checks that both
@@ -126,13 +129,13 @@ def bench_matches(
     """Plays matches for ``seconds``; matches, deals and actions per second."""
     rng = random.Random(2026)
     matches = deals = actions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         d, a = play(rng)
         matches += 1
         deals += d
         actions += a
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return {
         "matches": matches / elapsed,
         "deals": deals / elapsed,
@@ -141,7 +144,9 @@ def bench_matches(
 
 
 def bench_sawa_share(seconds: float) -> float:
-    """The percentage of a notation-API run spent in the Sawa check."""
+    """The percentage of a notation-API run spent in the Sawa check (a share
+    of one process's time, so measured on the wall clock: reading the CPU
+    clock around every check would cost more than many checks)."""
     real = getattr(playing, "can_claim")  # noqa: B009 - patched for timing
     setattr(playing, "can_claim", timed_can_claim(real))  # noqa: B010
     try:
@@ -194,9 +199,9 @@ def bench_replay(repeats: int) -> tuple[float, float]:
     doc = long_match(700)
     timings = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         replay_document(doc, allow_unfinished=True)
-        timings.append(time.perf_counter() - start)
+        timings.append(time.process_time() - start)
     return 1000 * statistics.median(timings), 1000 * min(timings)
 
 

@@ -57,7 +57,7 @@ def new_match(mode: str = "classic", dealer: int = 4) -> State:
         raise ValueError(f"unknown mode {mode!r}")
     if dealer not in (1, 2, 3, 4):
         raise ValueError(f"dealer must be a seat from 1 to 4, not {dealer!r}")
-    st = State.__new__(State)
+    st = State.blank()
     st.mode = mode
     st.phase = Phase.DEALING
     st.score_a = st.score_b = MODES[mode]
@@ -70,26 +70,28 @@ def new_match(mode: str = "classic", dealer: int = 4) -> State:
 
 
 def _clear_deal(st: State) -> None:
-    st.deck = ()
+    setup = st.own_setup()
+    setup.deck = ()
+    setup.dealt = (0, 0, 0, 0)
+    setup.faceup = -1
+    setup.hokum_bidder = 0
+    setup.ashkal_caller = 0
+    setup.multiplier = 1
+    setup.gahwa = False
+    setup.double_step = 0
+    setup.first_doubler = 0
+    setup.counting = -1
+    setup.redeal_seat = 0
     st.hands = (0, 0, 0, 0)
-    st.dealt = (0, 0, 0, 0)
-    st.faceup = -1
-    st.turn = None
-    st.bid_round = 1
-    st.bid_stage = OPEN
-    st.pending = ()
-    st.hokum_bidder = 0
-    st.ashkal_caller = 0
-    st.acted = 0
-    st.contract = None
-    st.multiplier = 1
-    st.lock = False
-    st.gahwa = False
-    st.double_step = 0
-    st.first_doubler = 0
-    st.calls = ()
     st.declared = (None, None, None, None)
-    st.counting = -1
+    st.calls = ()
+    st.acted = 0
+    st.pending = ()
+    st.bid_stage = OPEN
+    st.bid_round = 1
+    st.turn = None
+    st.contract = None
+    st.lock = False
     st.baloot_ok = 0
     st.baloot_done = 0
     st.trick = ()
@@ -98,7 +100,6 @@ def _clear_deal(st: State) -> None:
     st.points = (0, 0)
     st.deal_actions = ()
     st.outcome = None
-    st.redeal_seat = 0
 
 
 def parse_deck(deck: Sequence[Any]) -> tuple[int, ...]:
@@ -128,19 +129,35 @@ def start_deal(state: State, deck: Sequence[str]) -> State:
     cards = parse_deck(deck)
     st = state.copy()
     _clear_deal(st)
-    st.dealer = st.next_dealer
-    st.deck = cards
-    hands = [0, 0, 0, 0]
-    order = st.order()
-    # notation.md: three each from card 0, then two each from card 12.
-    for i, seat in enumerate(order):
-        for card in cards[3 * i : 3 * i + 3] + cards[12 + 2 * i : 14 + 2 * i]:
-            hands[seat - 1] |= 1 << card
-    st.hands = st.dealt = (hands[0], hands[1], hands[2], hands[3])
-    st.faceup = cards[20]
+    setup = st.own_setup()
+    dealer = setup.dealer = setup.next_dealer
+    setup.deck = cards
+    # notation.md: three each from card 0, then two each from card 12, P1
+    # (the dealer's right) first; _DEAL_SLOTS lists each seat's deck indexes.
+    one, two, three, four = (
+        1 << cards[i] | 1 << cards[j] | 1 << cards[k] | 1 << cards[m] | 1 << cards[n]
+        for i, j, k, m, n in _DEAL_SLOTS[dealer]
+    )
+    st.hands = setup.dealt = (one, two, three, four)
+    setup.faceup = cards[20]
     st.phase = Phase.BIDDING
-    st.turn = order[0]
+    st.turn = dealer % 4 + 1
     return st
+
+
+def _deal_slots(dealer: int) -> tuple[tuple[int, int, int, int, int], ...]:
+    """The deck indexes of the first five cards of seats 1-4 (D5, notation.md)."""
+    slots = []
+    for seat in (1, 2, 3, 4):
+        position = (seat - dealer - 1) % 4  # P1 is 0
+        first = 3 * position
+        second = 12 + 2 * position
+        slots.append((first, first + 1, first + 2, second, second + 1))
+    return tuple(slots)
+
+
+# By dealer (index 0 unused).
+_DEAL_SLOTS = tuple(_deal_slots(dealer) for dealer in range(5))
 
 
 def legal_actions(state: State) -> list[dict[str, Any]]:
@@ -182,11 +199,8 @@ def apply_move(state: State, move: int) -> State:
     to act; a move that is not legal gives a meaningless state or raises.
     """
     phase = state.phase
-    if phase is _PLAYING and move < 32:
-        st = playing.play_card(state, move)
-        if st.outcome is not None:
-            end_deal(st)
-        return st
+    if move < 32 and phase is _PLAYING:
+        return playing.play_card(state, move)
     module = _MODULES.get(phase)
     if module is None:
         raise WrongPhase("Nobody is to act")
@@ -243,6 +257,16 @@ def advance(st: State, action: Mapping[str, Any], verb: str) -> None:
     ``apply`` raises but MalformedAction.
     """
     phase = st.phase
+    if phase is _PLAYING and verb == "play" and "auto" not in action:
+        # The most common action, without the generic dispatch.
+        if action["seat"] != st.turn:
+            raise NotYourTurn("It is not your turn")
+        record = dict(action)
+        playing.step(st, action["seat"], verb, record)
+        st.deal_actions = (*st.deal_actions, record)
+        if st.outcome is not None:
+            end_deal(st)
+        return
     if phase is not _PHASE_OF_VERB[verb]:
         if phase is Phase.MATCH_OVER:
             raise WrongPhase("The match is over")
@@ -276,6 +300,8 @@ def replay(state: State, actions: Sequence[Mapping[str, Any]]) -> State:
 
 def verb_of(action: Mapping[str, Any]) -> str:
     """The verb of an action read from a checked log; raises StopIteration if none."""
+    if "play" in action:
+        return "play"  # most actions; a checked one holds a single verb
     for key in action:
         if key in _PHASE_OF_VERB:
             return str(key)

@@ -27,7 +27,7 @@ from .errors import (
     MustTrump,
 )
 from .sawa import can_claim
-from .scoring import LAST_TRICK_BONUS
+from .scoring import LAST_TRICK_BONUS, end_deal
 from .state import Play, State, Trick, team_index
 
 BALOOT_RANKS = (Rank.QUEEN, Rank.KING)
@@ -230,7 +230,7 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     trick = st.trick
     # Following the led suit, or leading in an open game, is always allowed;
     # anything else asks D3/D4 in full.
-    checked = suit_of(card) != suit_of(trick[0][1]) if trick else st.lock
+    checked = card >> 3 != trick[0][1] >> 3 if trick else st.lock
     if checked and not playable(st, seat) >> card & 1:
         _explain_unplayable(st, hand)
     if action.get("baloot"):
@@ -298,28 +298,53 @@ def _close_trick(st: State, plays: tuple[Play, ...]) -> None:
 
 def play_card(state: State, card: int) -> State:
     """``engine.apply_move`` for a card played without Baloot: the new state,
-    built straight from ``state`` (the common move, so it skips the generic
-    path's dispatch). The caller scores the deal when ``outcome`` is set."""
-    seat = state.turn
-    assert seat is not None
-    st = state.copy()
+    built straight from ``state`` (the most common action, so each field is
+    written once instead of copied, then changed), the deal scored if it ends."""
+    seat: int = state.turn  # type: ignore[assignment]  # someone is always to play
+    new = _blank(State)
     hands = state.hands
     if seat == 1:
-        st.hands = (hands[0] & ~(1 << card), hands[1], hands[2], hands[3])
+        new.hands = (hands[0] & ~(1 << card), hands[1], hands[2], hands[3])
     elif seat == 2:
-        st.hands = (hands[0], hands[1] & ~(1 << card), hands[2], hands[3])
+        new.hands = (hands[0], hands[1] & ~(1 << card), hands[2], hands[3])
     elif seat == 3:
-        st.hands = (hands[0], hands[1], hands[2] & ~(1 << card), hands[3])
+        new.hands = (hands[0], hands[1], hands[2] & ~(1 << card), hands[3])
     else:
-        st.hands = (hands[0], hands[1], hands[2], hands[3] & ~(1 << card))
-    st.deal_actions = (*state.deal_actions, {"seat": seat, "play": CARD_STR[card]})
+        new.hands = (hands[0], hands[1], hands[2], hands[3] & ~(1 << card))
+    new.deal_actions = (*state.deal_actions, {"seat": seat, "play": CARD_STR[card]})
+    # What card play never changes (State.copy's other fields).
+    new.phase = state.phase
+    new.contract = state.contract
+    new.lock = state.lock
+    new.baloot_ok = state.baloot_ok
+    new.baloot_done = state.baloot_done
+    new.acted = state.acted
+    new.bid_round = state.bid_round
+    new.bid_stage = state.bid_stage
+    new.calls = state.calls
+    new.declared = state.declared
+    new.pending = state.pending
+    new.outcome = state.outcome
+    new._setup = state._setup
+    new._own = state._own = False
     trick = state.trick
     if len(trick) < 3:
-        st.trick = (*trick, (seat, card))
-        st.turn = seat % 4 + 1
-    else:
-        _close_trick(st, (*trick, (seat, card)))
-    return st
+        new.trick = (*trick, (seat, card))
+        new.turn = seat % 4 + 1
+        new.leader = state.leader
+        new.tricks = state.tricks
+        new.points = state.points
+        return new
+    new.tricks = state.tricks
+    new.points = state.points
+    new.leader = state.leader
+    _close_trick(new, (*trick, (seat, card)))
+    if new.outcome is not None:
+        end_deal(new)
+    return new
+
+
+_blank = object.__new__
 
 
 def _explain_unplayable(st: State, hand: int) -> None:

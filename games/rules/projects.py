@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from .cards import CARD_STR, Rank, card_at, rank_of, suit_of, suit_pattern
+from .cards import CARD_STR, SUIT_MASKS, Rank, card_at, rank_of, suit_of, suit_pattern
 from .errors import InvalidDeclaration
 
 Project = tuple[str, tuple[int, ...]]
@@ -47,10 +47,21 @@ def holds_project(hand: int) -> bool:
 
 
 def candidates(hand: int, sun: bool) -> list[Project]:
-    """D19: every single project the hand holds, longer runs offering each part."""
+    """D19: every single project the hand holds, longer runs offering each part.
+
+    Table-driven, in the order of ``scan_candidates`` (which a test compares it with).
+    """
     if not holds_project(hand):
         return []
-    return scan_candidates(hand, sun)
+    found: list[Project] = []
+    for suit in (0, 1, 2, 3):
+        pattern = hand >> (suit << 3) & 0xFF
+        if pattern:
+            found += _RUNS[suit][pattern]
+    for rank, mask in zip(_FOUR_RANKS, _FOUR_MASKS, strict=True):
+        if hand & mask == mask:
+            found.append((_ACES[sun] if rank == ACE else "hundred", _FOUR_CARDS[rank]))
+    return found
 
 
 def scan_candidates(hand: int, sun: bool) -> list[Project]:
@@ -82,6 +93,17 @@ def scan_candidates(hand: int, sun: bool) -> list[Project]:
 
 
 _FOUR_RANKS = (*KIND_RANKS, ACE)
+# The four cards of one rank, as a sorted tuple and as a mask, by rank.
+_FOUR_CARDS = {rank: tuple(card_at(suit, rank) for suit in range(4)) for rank in _FOUR_RANKS}
+_FOUR_MASKS = tuple(sum(1 << c for c in _FOUR_CARDS[rank]) for rank in _FOUR_RANKS)
+# Four aces by ``sun``: a Hundred in Hokum, a Four Hundred in Sun (D19).
+_ACES = ("hundred", "four_hundred")
+# The runs of one suit's 8-bit pattern, as scan_candidates lists them, by
+# suit and pattern (four of a kind never comes from one suit, so ``sun`` is moot).
+_RUNS = tuple(
+    tuple(tuple(scan_candidates(pattern << (8 * suit), False)) for pattern in range(256))
+    for suit in range(4)
+)
 
 
 def _touches(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
@@ -119,8 +141,51 @@ def declarations(hand: int, sun: bool) -> list[list[Project]]:
 def declaration_options(hand: int, sun: bool) -> tuple[tuple[Project, ...], ...]:
     """``declarations`` as immutable tuples, remembered for the last hands
     asked about: listing the legal declarations and applying one of them ask
-    about the same hand."""
+    about the same hand.
+
+    Compatibility is decided on card masks (``compatible`` in mask form); a
+    test compares the lists with ``scan_declaration_options``.
+    """
     options = candidates(hand, sun)
+    masks = []
+    halos = []
+    for _kind, cards in options:
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        masks.append(mask)
+        # A run's cards and their neighbours in its suit: a run of the same
+        # suit touching it (D19) holds one of them. Four of a kind: no run.
+        if is_run(cards):
+            halos.append((mask | mask << 1 | mask >> 1) & SUIT_MASKS[suit_of(cards[0])])
+        else:
+            halos.append(0)
+    kinds = [kind for kind, _ in options]
+    out: list[tuple[Project, ...]] = []
+    chosen: list[Project] = []
+    count = len(options)
+
+    def extend(start: int, used: int, touched: int) -> None:
+        out.append(tuple(chosen))
+        for i in range(start, count):
+            mask = masks[i]
+            if used & mask or (halos[i] and touched & mask):
+                continue
+            kind = kinds[i]
+            if sum(1 for k, _ in chosen if k == kind) >= 2:
+                continue
+            chosen.append(options[i])
+            extend(i + 1, used | mask, touched | halos[i])
+            chosen.pop()
+
+    extend(0, 0, 0)
+    return tuple(out)
+
+
+def scan_declaration_options(hand: int, sun: bool) -> tuple[tuple[Project, ...], ...]:
+    """``declaration_options`` from the full scan with ``compatible``, without
+    masks or memory (kept for the test that proves the fast form exact)."""
+    options = scan_candidates(hand, sun)
     out: list[list[Project]] = []
 
     def extend(start: int, chosen: list[Project]) -> None:

@@ -165,13 +165,15 @@ def _score_played(st: State) -> None:
         winner = "AB"[points.index(TARGET)]  # D16, D29: the match ends at once.
     elif max(score_a, score_b) >= TARGET and score_a != score_b:
         winner = "A" if score_a > score_b else "B"  # D28
-    st.score_a, st.score_b = score_a, score_b
-    st.next_dealer = st.dealer % 4 + 1
+    setup = st.own_setup()
+    setup.score_a, setup.score_b = score_a, score_b
+    setup.next_dealer = setup.dealer % 4 + 1
     _record(st, result, winner)
 
 
 def _record(st: State, result: RoundResult, winner: str | None) -> None:
-    st.results = (*st.results, result)
-    st.winner = winner
+    setup = st.own_setup()
+    setup.results = (*setup.results, result)
+    setup.winner = winner
     st.turn = None
     st.phase = Phase.MATCH_OVER if winner else Phase.ROUND_OVER

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .state import Contract, Phase, RoundResult, State, Trick
+from .state import FIELDS, Contract, Phase, RoundResult, State, Trick
 
 # Bump whenever the same actions could give a different state or result
 # (a rule or scoring change), or the snapshot layout changes: stored
@@ -25,7 +25,7 @@ from .state import Contract, Phase, RoundResult, State, Trick
 ENGINE_VERSION = 2
 
 _TUPLE_FIELDS = ("deck", "hands", "dealt", "pending", "points")
-_STATE_FIELDS = tuple(name for name in State.__slots__ if name != "results")
+_STATE_FIELDS = tuple(name for name in FIELDS if name != "results")
 
 
 class StaleSnapshot(ValueError):
@@ -92,7 +92,7 @@ def restore(data: dict[str, Any], earlier: Sequence[RoundResult] = ()) -> State:
     if len(earlier) != start:
         raise ValueError(f"the snapshot needs the results of {start} earlier deals")
     fields = data["state"]
-    st = State.__new__(State)
+    st = State.blank()
     for name in _STATE_FIELDS:
         setattr(st, name, fields[name])
     st.results = (*earlier, *own)

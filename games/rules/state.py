@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, NamedTuple
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .cards import SUITS
 from .projects import Project
@@ -172,138 +173,210 @@ class Trick(NamedTuple):
     winner: int
 
 
-class State:
-    """A match at one moment. Treat as immutable: the engine never mutates a
-    State it has returned; ``apply`` works on a fresh ``copy``."""
+class _Setup:
+    """The fields of a State that change at most a few times per deal (the
+    match score, the dealing, the multipliers, who bid what), kept apart so
+    that copying a State for each action copies only the fields that change
+    with actions. Shared between copies until one of them writes (``State``
+    handles that)."""
 
     __slots__ = (
-        "acted",
         "ashkal_caller",
-        "baloot_done",
-        "baloot_ok",
-        "bid_round",
-        "bid_stage",
-        "calls",
-        "contract",
         "counting",
-        "deal_actions",
         "dealer",
         "dealt",
         "deck",
-        "declared",
         "double_step",
         "faceup",
         "first_doubler",
         "gahwa",
-        "hands",
         "hokum_bidder",
-        "leader",
-        "lock",
         "mode",
         "multiplier",
         "next_dealer",
-        "outcome",
-        "pending",
-        "phase",
-        "points",
         "redeal_seat",
         "results",
         "score_a",
         "score_b",
-        "trick",
-        "tricks",
-        "turn",
         "winner",
     )
 
+    ashkal_caller: int
+    counting: int
+    dealer: int
+    dealt: tuple[int, int, int, int]
+    deck: tuple[int, ...]
+    double_step: int
+    faceup: int
+    first_doubler: int
+    gahwa: bool
+    hokum_bidder: int
     mode: str
-    phase: Phase
+    multiplier: int
+    next_dealer: int
+    redeal_seat: int
+    results: tuple[RoundResult, ...]
     score_a: int
     score_b: int
     winner: str | None
-    results: tuple[RoundResult, ...]
-    next_dealer: int
-    dealer: int
-    deck: tuple[int, ...]
+
+    def copy(self) -> _Setup:
+        new = _Setup.__new__(_Setup)
+        new.ashkal_caller = self.ashkal_caller
+        new.counting = self.counting
+        new.dealer = self.dealer
+        new.dealt = self.dealt
+        new.deck = self.deck
+        new.double_step = self.double_step
+        new.faceup = self.faceup
+        new.first_doubler = self.first_doubler
+        new.gahwa = self.gahwa
+        new.hokum_bidder = self.hokum_bidder
+        new.mode = self.mode
+        new.multiplier = self.multiplier
+        new.next_dealer = self.next_dealer
+        new.redeal_seat = self.redeal_seat
+        new.results = self.results
+        new.score_a = self.score_a
+        new.score_b = self.score_b
+        new.winner = self.winner
+        return new
+
+
+class State:
+    """A match at one moment. Treat as immutable: the engine never mutates a
+    State it has returned; ``apply`` works on a fresh ``copy``.
+
+    The fields listed in ``FIELDS`` read and write as plain attributes. Those
+    that change with cards and bids live in the State itself; the others in
+    a ``_Setup`` shared with the copies until a write (copy on write), since a
+    copy is made for every action.
+    """
+
+    if not TYPE_CHECKING:
+        # Hidden from the type checker, which would refuse writes to the
+        # setup fields: it cannot see the properties made below the class.
+        __slots__ = (
+            "_own",
+            "_setup",
+            "acted",
+            "baloot_done",
+            "baloot_ok",
+            "bid_round",
+            "bid_stage",
+            "calls",
+            "contract",
+            "deal_actions",
+            "declared",
+            "hands",
+            "leader",
+            "lock",
+            "outcome",
+            "pending",
+            "phase",
+            "points",
+            "trick",
+            "tricks",
+            "turn",
+        )
+
+    baloot_done: int
+    baloot_ok: int
+    contract: Contract | None
+    deal_actions: tuple[dict[str, Any], ...]
     hands: tuple[int, int, int, int]
-    dealt: tuple[int, int, int, int]
-    faceup: int
+    leader: int
+    lock: bool
+    outcome: str | None
+    phase: Phase
+    points: tuple[int, int]
+    trick: tuple[Play, ...]
+    tricks: tuple[Trick, ...]
     turn: int | None
+    acted: int
     bid_round: int
     bid_stage: int
-    pending: tuple[int, ...]
-    hokum_bidder: int
-    ashkal_caller: int
-    acted: int
-    contract: Contract | None
-    multiplier: int
-    lock: bool
-    gahwa: bool
-    double_step: int
-    first_doubler: int
     calls: tuple[tuple[int, str], ...]
     declared: tuple[tuple[Project, ...] | None, ...]
-    counting: int
-    baloot_ok: int
-    baloot_done: int
-    trick: tuple[Play, ...]
-    leader: int
-    tricks: tuple[Trick, ...]
-    points: tuple[int, int]
-    deal_actions: tuple[dict[str, Any], ...]
-    outcome: str | None
-    redeal_seat: int
+    pending: tuple[int, ...]
+    _own: bool
+    _setup: _Setup
+
+    if TYPE_CHECKING:
+        __slots__: tuple[str, ...]
+        # Properties over ``_setup``, made below the class.
+        ashkal_caller: int
+        counting: int
+        dealer: int
+        dealt: tuple[int, int, int, int]
+        deck: tuple[int, ...]
+        double_step: int
+        faceup: int
+        first_doubler: int
+        gahwa: bool
+        hokum_bidder: int
+        mode: str
+        multiplier: int
+        next_dealer: int
+        redeal_seat: int
+        results: tuple[RoundResult, ...]
+        score_a: int
+        score_b: int
+        winner: str | None
+
+    @classmethod
+    def blank(cls) -> State:
+        """A State with no field set yet, for the engine to fill in."""
+        new = cls.__new__(cls)
+        new._setup = _Setup.__new__(_Setup)
+        new._own = True
+        return new
+
+    def own_setup(self) -> _Setup:
+        """The setup fields, copied first if shared: for the engine to write
+        several of them at once on a State it is building."""
+        if not self._own:
+            self._setup = self._setup.copy()
+            self._own = True
+        return self._setup
 
     def copy(self) -> State:
-        """A shallow copy; every field holds an immutable value, so it is a full one.
+        """A full copy: every field holds an immutable value, and the setup
+        fields are shared until either side writes one.
 
         Spelt out field by field: it runs once per action, and straight
         assignments are several times faster than a loop over the slots.
         """
         new = State.__new__(State)
-        new.acted = self.acted
-        new.ashkal_caller = self.ashkal_caller
         new.baloot_done = self.baloot_done
         new.baloot_ok = self.baloot_ok
-        new.bid_round = self.bid_round
-        new.bid_stage = self.bid_stage
-        new.calls = self.calls
         new.contract = self.contract
-        new.counting = self.counting
         new.deal_actions = self.deal_actions
-        new.dealer = self.dealer
-        new.dealt = self.dealt
-        new.deck = self.deck
-        new.declared = self.declared
-        new.double_step = self.double_step
-        new.faceup = self.faceup
-        new.first_doubler = self.first_doubler
-        new.gahwa = self.gahwa
         new.hands = self.hands
-        new.hokum_bidder = self.hokum_bidder
         new.leader = self.leader
         new.lock = self.lock
-        new.mode = self.mode
-        new.multiplier = self.multiplier
-        new.next_dealer = self.next_dealer
         new.outcome = self.outcome
-        new.pending = self.pending
         new.phase = self.phase
         new.points = self.points
-        new.redeal_seat = self.redeal_seat
-        new.results = self.results
-        new.score_a = self.score_a
-        new.score_b = self.score_b
         new.trick = self.trick
         new.tricks = self.tricks
         new.turn = self.turn
-        new.winner = self.winner
+        new.acted = self.acted
+        new.bid_round = self.bid_round
+        new.bid_stage = self.bid_stage
+        new.calls = self.calls
+        new.declared = self.declared
+        new.pending = self.pending
+        new._setup = self._setup
+        new._own = False
+        # Both sides now share the setup: the next write on either copies it.
+        self._own = False
         return new
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in State.__slots__)
+        return all(getattr(self, n) == getattr(other, n) for n in FIELDS)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -336,3 +409,25 @@ class State:
     def position(self, seat: int) -> int:
         """The seat's position P1..P4 counted from the dealer's right."""
         return (seat - self.dealer - 1) % 4 + 1
+
+
+def _setup_field(name: str) -> property:
+    """A State attribute stored in its ``_setup``, copied before the first write."""
+
+    def write(self: State, value: object) -> None:
+        if not self._own:
+            self._setup = self._setup.copy()
+            self._own = True
+        setattr(self._setup, name, value)
+
+    # attrgetter reads through ``_setup`` without a Python-level call.
+    return property(attrgetter(f"_setup.{name}"), write)
+
+
+for _name in _Setup.__slots__:
+    setattr(State, _name, _setup_field(_name))
+
+# Every field of a State, by name (the private ``_setup`` and ``_own`` aside).
+FIELDS: tuple[str, ...] = tuple(
+    sorted(n for n in (*State.__slots__, *_Setup.__slots__) if not n.startswith("_"))
+)

@@ -3,8 +3,9 @@ replaces, on thousands of seeded random positions: the quick Sawa refusals
 and acceptances against the bare search, the quick "nothing to declare"
 against the full project scan, the compact moves against the notation
 actions, the shape check's fast path against the full check, the
-table-driven card moves against the card-by-card ones, and the trick table
-against the trick loops."""
+table-driven card moves against the card-by-card ones, the trick table
+against the trick loops, and the declaration lists built on card masks
+against the ones built with ``compatible``."""
 
 from __future__ import annotations
 
@@ -33,7 +34,14 @@ from games.rules import (
 from games.rules.actions import check_shape
 from games.rules.cards import trick_points, trick_result, trick_winner
 from games.rules.playing import BALOOT, moves, scan_moves
-from games.rules.projects import candidates, declarations, holds_project, scan_candidates
+from games.rules.projects import (
+    candidates,
+    declaration_options,
+    declarations,
+    holds_project,
+    scan_candidates,
+    scan_declaration_options,
+)
 from games.rules.sawa import can_claim, search_claim
 
 
@@ -217,3 +225,18 @@ def test_trick_table_agrees_with_the_trick_loops() -> None:
             trick_winner(plays, trump),
             trick_points(plays, trump),
         ), (plays, trump)
+
+
+def test_mask_declaration_lists_agree_with_the_full_enumeration() -> None:
+    rng = random.Random(7)
+    several = 0
+    for _ in range(20_000):
+        # Hands drawn from two or three suits hold runs and sets more often.
+        suits = rng.sample(range(4), rng.choice([2, 3, 4]))
+        pool = [s * 8 + r for s in suits for r in range(8)]
+        hand = sum(1 << c for c in rng.sample(pool, rng.choice([5, 8])))
+        for sun in (False, True):
+            full = scan_declaration_options(hand, sun)
+            assert declaration_options(hand, sun) == full, (hand, sun)
+            several += len(full) > 3
+    assert several > 2_000
