@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.bots import choose_action
-from games.match import access, dealing, projections
+from games.match import access, dealing, projections, recent_states
 from games.match.action_input import SERVER_FIELDS, clean_action
 from games.match.broadcast import announce_on_commit
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY, deadline_for
@@ -480,9 +480,10 @@ def play_due_turn(
 ) -> DueTurn | None:
     """Play the turn that fell due in a running match; None if nothing is due.
 
-    Locks the match, loads its state once and acts: the next deal once a
-    finished deal's result has been shown, the bot's choice for a bot or an
-    away seat, the engine's forced action (rules D17, recorded ``auto``) for
+    Locks the match, loads its state once (not at all when this process
+    committed the match's current state itself, ``recent_states``) and acts:
+    the next deal once a finished deal's result has been shown, the bot's
+    choice for a bot or an away seat, the engine's forced action (rules D17, recorded ``auto``) for
     a person who ran out of time. A person's forced action is a missed turn;
     ``MISSED_TURNS_BEFORE_AWAY`` in a row and the bot plays the seat until
     they come back. ``seen_seq`` (the event number the caller saw the match
@@ -504,7 +505,11 @@ def play_due_turn(
                 or (locked.deadline is not None and locked.deadline > now)
             ):
                 return None
-            state = load_state(locked)
+            # The state this process committed last, when the match has not
+            # moved since (a worker's run of turns); else read from the log.
+            state = recent_states.recall(locked)
+            if state is None:
+                state = load_state(locked)
             if state.phase is rules.Phase.ROUND_OVER:
                 state = _deal(locked, state)
                 _project(locked, state)
