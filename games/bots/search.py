@@ -124,10 +124,12 @@ def best_card_by_playout(
     max_samples: int,
     rng: random.Random,
     sampler: Sampler = sample_hands,
+    margin: float = 0.0,
 ) -> str | None:
     """The card of ``cards`` with the best total over the sampled deals, each
     card played and the deal played out quickly (``playout.play_out``);
-    ``preferred`` wins ties. None when no deal was played before ``deadline``."""
+    ``preferred`` wins ties and ``margin`` game points a deal more. None when
+    no deal was played before ``deadline``."""
     seat = view["seat"]
     score = Scorer(view)
     contract = view["contract"]
@@ -165,6 +167,8 @@ def best_card_by_playout(
         # The preferred card's twin stands for it.
         twin = next(c for c in tried if equivalent(c, preferred, memory, contract["trump"]))
         totals[preferred] = totals.pop(twin)
+    if preferred in totals:
+        totals[preferred] += margin * samples
     return max(totals, key=lambda c: (totals[c], c == preferred))
 
 
