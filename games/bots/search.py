@@ -143,7 +143,10 @@ def best_card_by_playout(
             break
         pos = position(view, memory, hands)
         points = POINTS_BY_TRUMP[pos.trump + 1]
+        values: dict[str, float] = {}
         for card in tried:
+            if time.perf_counter() > deadline:
+                break
             c = CARD_OF[card]
             masks = list(pos.hands)
             masks[seat - 1] &= ~(1 << c)
@@ -159,7 +162,11 @@ def best_card_by_playout(
                 trick = []
                 turn = winner
             rest = play_out(masks, trick, turn, pos.trump, pos.lock, bidder)
-            totals[card] += score((taken[0] + rest[0], taken[1] + rest[1]))
+            values[card] = score((taken[0] + rest[0], taken[1] + rest[1]))
+        if len(values) < len(tried):
+            break  # out of time: a deal not tried with every card does not count
+        for card, value in values.items():
+            totals[card] += value
         samples += 1
     if not samples:
         return None

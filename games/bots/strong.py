@@ -35,7 +35,7 @@ PLAYOUT_SAMPLES = 48
 PLAYOUTS = 200
 # How much less strength the strong bot's Hokum and Sun bids need than the
 # others' (``bidding.bid``).
-BOLDNESS = 0.0
+BOLDNESS = 1.5
 # Leave a margin of the budget for building the answer and for the caller.
 BUDGET_SHARE = 0.8
 
