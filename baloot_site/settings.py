@@ -244,7 +244,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "baloot_site.minified_static.MinifiedCompressedManifestStaticFilesStorage"
+    },
 }
 
 # Secure defaults that hold with or without TLS.

@@ -72,11 +72,19 @@ def play_match(
     max_deals: int,
     budget_ms: float,
     times: dict[str, list[float]],
+    contracts: dict[str, list[tuple[int, int]]] | None = None,
 ) -> tuple[dict[str, int], int]:
-    """One match over ``decks`` (deal i uses deck i): the final score and the deals played."""
+    """One match over ``decks`` (deal i uses deck i): the final score and the deals played.
+
+    ``contracts`` collects, by the level that bought each contract, the game
+    points (its team, the other team) the deal brought.
+    """
     state = rules.new_match(mode, dealer=dealer)
     deals = 0
+    scored = 0
     while state.phase is not rules.Phase.MATCH_OVER:
+        if contracts is not None:
+            scored = _count_contracts(state, levels, scored, contracts)
         if state.phase in (rules.Phase.DEALING, rules.Phase.ROUND_OVER):
             if deals == max_deals:
                 break
@@ -90,7 +98,24 @@ def play_match(
         action = choose_action(state, seat, level=level, budget_ms=budget_ms)
         times[level].append(time.perf_counter() - start)
         state = rules.apply(state, action)
+    if contracts is not None:
+        _count_contracts(state, levels, scored, contracts)
     return state.score, deals
+
+
+def _count_contracts(
+    state: rules.State,
+    levels: dict[int, str],
+    scored: int,
+    contracts: dict[str, list[tuple[int, int]]],
+) -> int:
+    """Adds the deals scored since the first ``scored`` to ``contracts``; the new count."""
+    for result in state.results[scored:]:
+        if result.contract:
+            bidder = int(result.contract["bidder"])
+            team = (bidder - 1) % 2
+            contracts[levels[bidder]].append((result.points[team], result.points[1 - team]))
+    return len(state.results)
 
 
 def duel(
@@ -99,6 +124,7 @@ def duel(
     """Duplicate matches of level ``x`` against level ``y``; prints the figures."""
     results: list[float] = []  # 1 for an x win, 0.5 for a tie, 0 for a loss
     per_pair: list[float] = []  # x's points minus y's, per deal, for each duplicate pair
+    owned: dict[str, list[tuple[int, int]]] = {x: [], y: []}
     for _ in range(args.matches):
         decks = [rules.random_deck(rng) for _ in range(args.max_deals or 60)]
         dealer = rng.randint(1, 4)
@@ -110,7 +136,14 @@ def duel(
             x_seats = (1, 3) if rotation == 0 else (2, 4)
             levels = {s: x if s in x_seats else y for s in (1, 2, 3, 4)}
             score, deals = play_match(
-                decks, levels, dealer, args.mode, args.max_deals or 10_000, args.budget_ms, times
+                decks,
+                levels,
+                dealer,
+                args.mode,
+                args.max_deals or 10_000,
+                args.budget_ms,
+                times,
+                owned,
             )
             x_team = "A" if rotation == 0 else "B"
             y_team = "B" if rotation == 0 else "A"
@@ -128,6 +161,19 @@ def duel(
         f" game points (95% CI {mlow:+.2f} to {mhigh:+.2f})",
         flush=True,
     )
+    for level in dict.fromkeys((x, y)):
+        deals_owned = owned[level]
+        if not deals_owned:
+            continue
+        made = sum(1 for own, other in deals_owned if own > other)
+        own_mean = statistics.fmean(own for own, _ in deals_owned)
+        other_mean = statistics.fmean(other for _, other in deals_owned)
+        print(
+            f"  contracts bought by {level} (in {x} vs {y}): {len(deals_owned)},"
+            f" made {made / len(deals_owned):.0%}; game points per contract:"
+            f" buyers {own_mean:.1f}, defenders {other_mean:.1f}",
+            flush=True,
+        )
 
 
 def main() -> None:

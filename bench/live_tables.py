@@ -259,7 +259,9 @@ def first_load(url: str, cookie: str, match_id: int) -> tuple[int, int]:
     page, encoding = fetch(f"/match/{match_id}/")
     sent = len(page)
     zipped = len(page) if encoding == "gzip" else len(gzip.compress(page))
-    for linked in re.findall(rb'(?:src|href)="(/static/[^"]+)"', page):
+    # A browser fetches a file once however often the page names it (the favicon is
+    # both the tab's icon and the header's logo).
+    for linked in dict.fromkeys(re.findall(rb'(?:src|href)="(/static/[^"]+)"', page)):
         body, encoding = fetch(linked.decode())
         sent += len(body)
         zipped += len(body) if encoding == "gzip" else len(gzip.compress(body))

@@ -8,23 +8,40 @@
 - the share of that time spent in the Sawa check;
 - the time to rebuild a state from a 700-action match (replay of the notation).
 
-Run: ``python bench/rules_bench.py [--seconds N]``.
+Each run measures this tree's engine and a reference engine (by default the
+one before the issue 13 speed work, unpacked with ``git archive``) in fresh
+interpreters, taking turns, so the two are compared on the same machine
+load; the report gives min/median/max over the runs and checks that both
+engines played the very same games.
+
+Run: ``python bench/rules_bench.py [--seconds N] [--runs N] [--reference REV|none]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import io
+import json
+import os
 import pathlib
 import random
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+# The engine as it was before the issue 13 speed work.
+REFERENCE = "7ec0f2a"
+# A child run imports the engine under the root it is given, and only that one.
+sys.path.insert(0, sys.argv[sys.argv.index("--child") + 1] if "--child" in sys.argv else str(ROOT))
 
-from games.rules import (
+from games.rules import (  # noqa: E402
     Document,
     Phase,
     RoundRecord,
@@ -103,7 +120,10 @@ def random_match_compact(rng: random.Random) -> tuple[int, int]:
     return deals, actions
 
 
-def bench_matches(seconds: float, play: Callable[[random.Random], tuple[int, int]]) -> None:
+def bench_matches(
+    seconds: float, play: Callable[[random.Random], tuple[int, int]]
+) -> dict[str, float]:
+    """Plays matches for ``seconds``; matches, deals and actions per second."""
     rng = random.Random(2026)
     matches = deals = actions = 0
     start = time.perf_counter()
@@ -113,16 +133,15 @@ def bench_matches(seconds: float, play: Callable[[random.Random], tuple[int, int
         deals += d
         actions += a
     elapsed = time.perf_counter() - start
-    print(
-        f"  random complete matches: {matches / elapsed:,.0f} per second "
-        f"({matches} matches, {deals} deals, {actions} actions in {elapsed:.1f} s)"
-    )
-    print(
-        f"  deals: {deals / elapsed:,.0f} per second; actions: {actions / elapsed:,.0f} per second"
-    )
+    return {
+        "matches": matches / elapsed,
+        "deals": deals / elapsed,
+        "actions": actions / elapsed,
+    }
 
 
-def bench_sawa_share(seconds: float) -> None:
+def bench_sawa_share(seconds: float) -> float:
+    """The percentage of a notation-API run spent in the Sawa check."""
     real = getattr(playing, "can_claim")  # noqa: B009 - patched for timing
     setattr(playing, "can_claim", timed_can_claim(real))  # noqa: B010
     try:
@@ -133,10 +152,22 @@ def bench_sawa_share(seconds: float) -> None:
         elapsed = time.perf_counter() - start
     finally:
         setattr(playing, "can_claim", real)  # noqa: B010
-    print(
-        f"share of time in the Sawa check: {100 * SAWA_TIME[0] / elapsed:.1f}% "
-        f"({SAWA_TIME[1]} checks, {1e6 * SAWA_TIME[0] / max(SAWA_TIME[1], 1):.1f} us each)"
-    )
+    return 100 * SAWA_TIME[0] / elapsed
+
+
+def fingerprint(matches: int) -> str:
+    """A digest of every action of ``matches`` seeded random matches, so two
+    engines can be shown to play the very same games."""
+    rng = random.Random(13)
+    digest = hashlib.sha256()
+    for _ in range(matches):
+        doc = Document(mode="classic")
+        random_match(rng, doc)
+        state = replay_document(doc)
+        digest.update(repr((state.score_a, state.score_b, state.winner)).encode())
+        for record in doc.rounds:
+            digest.update(repr(record.actions).encode())
+    return digest.hexdigest()[:16]
 
 
 def long_match(min_actions: int) -> Document:
@@ -158,30 +189,122 @@ def long_match(min_actions: int) -> Document:
     return Document(mode="classic", rounds=rounds)
 
 
-def bench_replay(repeats: int) -> None:
+def bench_replay(repeats: int) -> tuple[float, float]:
+    """The median and best time, in ms, to replay a 700-action match."""
     doc = long_match(700)
-    count = sum(len(r.actions) for r in doc.rounds)
     timings = []
     for _ in range(repeats):
         start = time.perf_counter()
         replay_document(doc, allow_unfinished=True)
         timings.append(time.perf_counter() - start)
-    print(
-        f"replay of a {count}-action match ({len(doc.rounds)} deals): "
-        f"median {1000 * statistics.median(timings):.2f} ms, best {1000 * min(timings):.2f} ms"
-    )
+    return 1000 * statistics.median(timings), 1000 * min(timings)
+
+
+def measure(seconds: float) -> dict[str, Any]:
+    """Every figure of one run of the engine this interpreter imported."""
+    compact = bench_matches(seconds, random_match_compact)
+    api = bench_matches(seconds, random_match)
+    sawa = bench_sawa_share(seconds / 2)
+    median, best = bench_replay(200)
+    return {
+        "compact deals/s": compact["deals"],
+        "compact matches/s": compact["matches"],
+        "compact actions/s": compact["actions"],
+        "API deals/s": api["deals"],
+        "API matches/s": api["matches"],
+        "Sawa check share %": sawa,
+        "replay median ms": median,
+        "replay best ms": best,
+        "fingerprint": fingerprint(20),
+    }
+
+
+def extract(revision: str, into: pathlib.Path) -> pathlib.Path:
+    """The rules engine of ``revision`` unpacked under ``into``; raises
+    CalledProcessError when git cannot produce it."""
+    tar = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", revision, "games/rules"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+        archive.extractall(into, filter="data")
+    # Only the engine is archived: an empty package marker makes it importable alone.
+    (into / "games" / "__init__.py").touch()
+    return into
+
+
+def run_child(root: pathlib.Path, seconds: float) -> dict[str, Any]:
+    """``measure`` in a fresh interpreter importing the engine under ``root``."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", str(root), "--seconds", str(seconds)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    figures: dict[str, Any] = json.loads(out.splitlines()[-1])
+    return figures
+
+
+def load() -> str:
+    """The machine's load averages (1, 5, 15 minutes)."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def report(engines: dict[str, list[dict[str, Any]]]) -> None:
+    names = list(engines)
+    keys = [k for k in engines[names[0]][0] if k != "fingerprint"]
+    print(f"{'figure':<22}" + "".join(f"{name + ' min/median/max':>36}" for name in names))
+    for key in keys:
+        row = f"{key:<22}"
+        for name in names:
+            values = [run[key] for run in engines[name]]
+            digits = 2 if key.endswith("ms") or key.endswith("%") else 0
+            low, mid, high = min(values), statistics.median(values), max(values)
+            row += f"{f'{low:,.{digits}f} / {mid:,.{digits}f} / {high:,.{digits}f}':>36}"
+        print(row)
+    if len(names) == 2:
+        old, new = (engines[n] for n in names)
+        ratios = [
+            n["compact deals/s"] / o["compact deals/s"] for o, n in zip(old, new, strict=True)
+        ]
+        print(
+            f"compact deals/s, {names[1]} / {names[0]} in the same run: "
+            + ", ".join(f"{r:.2f}x" for r in ratios)
+        )
+        same = {run["fingerprint"] for runs in engines.values() for run in runs}
+        print("same games played by both engines:", "yes" if len(same) == 1 else f"NO {same}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--seconds", type=float, default=3.0, help="per figure and run")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--reference",
+        default=REFERENCE,
+        help="git revision of the engine to compare with; 'none' to skip",
+    )
+    parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    print("compact path (legal_moves, apply_move):")
-    bench_matches(args.seconds, random_match_compact)
-    print("notation API (legal_actions, apply):")
-    bench_matches(args.seconds, random_match)
-    bench_sawa_share(args.seconds / 2)
-    bench_replay(200)
+    if args.child:
+        print(json.dumps(measure(args.seconds)))
+        return
+    engines: dict[str, list[dict[str, Any]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        roots = {}
+        if args.reference != "none":
+            roots[f"ref {args.reference}"] = extract(args.reference, pathlib.Path(tmp))
+        roots["this tree"] = ROOT
+        print(f"load before: {load()}")
+        for run in range(args.runs):
+            # The engines take turns within each run, so both see the same
+            # machine load.
+            for name, root in roots.items():
+                engines.setdefault(name, []).append(run_child(root, args.seconds))
+            print(f"run {run + 1}/{args.runs} done, load {load()}", flush=True)
+    report(engines)
+    print(f"load after: {load()}")
 
 
 if __name__ == "__main__":

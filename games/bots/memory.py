@@ -109,5 +109,7 @@ def remember(view: View, history: History) -> Memory:
             for card in project.get("cards") or ():
                 if card not in memory.played:
                     memory.known[int(key)].add(card)
+    # A Baloot partner card may have been played after the announcement.
+    memory.known = {s: cards - memory.played for s, cards in memory.known.items()}
     memory.known[seat] = set()
     return memory

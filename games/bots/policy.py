@@ -1,12 +1,13 @@
 """The bot's entry point: one decision per call, from the seat's view alone.
 
-Three levels: ``easy`` (the rule-following player), ``normal`` (the same
-bidding, card play with a memory of the public history, and the last three
-tricks counted out exactly on a few deals fitting that memory) and
-``strong`` (normal's card play with a determinized exact search over the
-last five tricks, and bids, calls and declarations by Monte Carlo
-evaluation, ``rollout``). ``choose_action`` hands ``decide`` only ``rules.view_for(state, seat)``
-and ``rules.public_history(state)``: never another seat's cards.
+Three levels, bidding, calling and declaring alike: ``easy`` (the
+rule-following player), ``normal`` (card play with a memory of the public
+history, and the last three tricks counted out exactly on a few deals
+fitting that memory) and ``strong`` (a determinized search at every card:
+deals guessed from the memory and the bidding, each card played out on
+them, ``strong``). ``choose_action`` hands ``decide`` only
+``rules.view_for(state, seat)`` and ``rules.public_history(state)``: never
+another seat's cards.
 """
 
 from __future__ import annotations
@@ -76,14 +77,15 @@ def decide(
         raise ValueError("this seat has nothing to decide")
     history = history or {"faceup": None, "plays": []}
     if level == "easy" or view["phase"] != "playing":
-        chosen = _DECIDERS[view["phase"]](view)
-        if level != "strong":
-            return chosen
-        rng = random.Random(json.dumps([view["seat"], view["hand"], view["bids"], view["calls"]]))
-        return strong.decide_before_play(view, history, budget_ms, rng, chosen)
+        # The levels call and declare alike, and bid alike but for the strong
+        # bot's boldness: Monte Carlo bidding on quick playouts chose
+        # contracts and doubles the play could not carry.
+        if level == "strong" and view["phase"] == "bidding":
+            return bid(view, boldness=strong.BOLDNESS)
+        return _DECIDERS[view["phase"]](view)
     memory = remember(view, history)
     # The same view always draws the same deals: a bot's play can be replayed.
     rng = random.Random(json.dumps([view["seat"], view["hand"], history["plays"]]))
     if level == "normal":
         return normal.play(view, memory, budget_ms, rng)
-    return strong.play(view, memory, budget_ms, rng)
+    return strong.play(view, memory, budget_ms, rng, history)

@@ -139,6 +139,10 @@ class Match(models.Model):
     # it from the match row alone.
     deal_number = models.PositiveIntegerField(_("deals dealt"), default=0)
     deal_commitment = models.CharField(_("commitment of the last deal"), max_length=64, blank=True)
+    # Whether the last deal had ended when the match was stopped, so that the
+    # worker analyses it; None for a running match, or a stopped one whose log
+    # has not been read yet (the worker reads it once).
+    last_deal_over = models.BooleanField(_("last deal over when stopped"), null=True, blank=True)
 
     objects = MatchQuerySet.as_manager()
 

@@ -51,7 +51,8 @@ from games.match.errors import (
     TableNotFull,
     WrongPhase,
 )
-from games.match.event_log import initial_state, load_state
+from games.match.event_log import LogError, initial_state, load_state
+from games.match.finished_deals import OVER as DEAL_OVER
 from games.match.models import (
     SEAT_NUMBERS,
     BotLevel,
@@ -550,6 +551,18 @@ def put_off_due_turn(match_id: int, seen_seq: int, until: datetime) -> None:
     Match.objects.filter(pk=match_id, seq=seen_seq).update(deadline=until)
 
 
+def _last_deal_over(match: Match) -> bool | None:
+    """Whether ``match``'s last deal has ended; None when its log does not replay."""
+    if match.deal_number == 0:
+        return False
+    try:
+        return load_state(match).phase in DEAL_OVER
+    except LogError:
+        # Staff may stop a match precisely because its log is broken.
+        logger.exception("match %s: the log does not replay", match.pk)
+        return None
+
+
 def abort_match(match: MatchRef) -> Match:
     """Stop a waiting or running match for good (staff only, through the admin).
 
@@ -559,11 +572,14 @@ def abort_match(match: MatchRef) -> Match:
         locked = _lock(match)
         if locked.is_over:
             raise MatchOver()
+        # A deal that had ended is analysed like a finished match's (games.worker.analysis).
+        last_deal_over = _last_deal_over(locked)
         _append(locked, Event.Kind.ABORT, {"abort": True})
         locked.status = Match.Status.ABORTED
         locked.finished_at = timezone.now()
         locked.deadline = None
-        locked.save(update_fields=["seq", "status", "finished_at", "deadline"])
+        locked.last_deal_over = last_deal_over
+        locked.save(update_fields=["seq", "status", "finished_at", "deadline", "last_deal_over"])
         announce_on_commit(locked.pk, locked.seq)
     return locked
 

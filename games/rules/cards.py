@@ -147,6 +147,35 @@ def trick_points(plays: tuple[tuple[int, int], ...], trump: int) -> int:
     return sum(points[card] for _, card in plays)
 
 
+def _trick_keys(trump: int, led: int) -> tuple[int, ...]:
+    """For every card: its power in a trick led in ``led``; a trump beats
+    every card of the led suit, which beats every discard (0)."""
+    return tuple(
+        16 + strength(c, trump)
+        if suit_of(c) == trump
+        else 8 + strength(c, trump)
+        if suit_of(c) == led
+        else 0
+        for c in ALL_CARDS
+    )
+
+
+# _trick_keys by 4 * (trump + 1) + led suit.
+TRICK_KEYS = tuple(_trick_keys(t, led) for t in range(-1, 4) for led in range(4))
+
+
+def trick_result(plays: tuple[tuple[int, int], ...], trump: int) -> tuple[int, int]:
+    """D1, D2: the winning seat and the card points of a complete trick of four
+    (seat, card) pairs; ``trick_winner`` and ``trick_points`` in one step."""
+    (s0, c0), (s1, c1), (s2, c2), (s3, c3) = plays
+    key = TRICK_KEYS[4 * trump + 4 + (c0 >> 3)]
+    k0, k1, k2, k3 = key[c0], key[c1], key[c2], key[c3]
+    best = max(k0, k1, k2, k3)
+    winner = s0 if best == k0 else s1 if best == k1 else s2 if best == k2 else s3
+    points = POINTS_BY_TRUMP[trump + 1]
+    return winner, points[c0] + points[c1] + points[c2] + points[c3]
+
+
 def _suit_tables(order: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """For every 8-bit pattern of one suit: the best strength and the weakest rank."""
     best = []

@@ -25,6 +25,7 @@ from .errors import IllegalAction, InvalidAuto, InvalidDeck, NotYourTurn, WrongP
 from .scoring import end_deal
 from .state import MODES, OPEN, Phase, State
 
+_PLAYING = Phase.PLAYING
 _PHASE_OF_VERB = {
     "bid": Phase.BIDDING,
     "redeal": Phase.BIDDING,
@@ -152,7 +153,10 @@ def legal_actions(state: State) -> list[dict[str, Any]]:
 
 def legal_moves(state: State) -> list[int]:
     """``legal_actions`` in the compact form, in the same order; never raises."""
-    module = _MODULES.get(state.phase)
+    phase = state.phase
+    if phase is _PLAYING:
+        return playing.moves(state)
+    module = _MODULES.get(phase)
     moves: list[int] = module.moves(state) if module else []
     return moves
 
@@ -177,7 +181,13 @@ def apply_move(state: State, move: int) -> State:
     Trusted: the move is not checked again. Raises WrongPhase when nobody is
     to act; a move that is not legal gives a meaningless state or raises.
     """
-    module = _MODULES.get(state.phase)
+    phase = state.phase
+    if phase is _PLAYING and move < 32:
+        st = playing.play_card(state, move)
+        if st.outcome is not None:
+            end_deal(st)
+        return st
+    module = _MODULES.get(phase)
     if module is None:
         raise WrongPhase("Nobody is to act")
     seat = state.turn

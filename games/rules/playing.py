@@ -16,8 +16,7 @@ from .cards import (
     rank_of,
     strength,
     suit_of,
-    trick_points,
-    trick_winner,
+    trick_result,
 )
 from .errors import (
     CardNotInHand,
@@ -29,7 +28,7 @@ from .errors import (
 )
 from .sawa import can_claim
 from .scoring import LAST_TRICK_BONUS
-from .state import State, Trick, team_index
+from .state import Play, State, Trick, team_index
 
 BALOOT_RANKS = (Rank.QUEEN, Rank.KING)
 
@@ -72,9 +71,74 @@ BALOOT = 32
 SAWA = 64
 
 
+def _card_lists(suit: int, baloot: bool) -> tuple[tuple[int, ...], ...]:
+    """For every 8-bit pattern of one suit: its cards in ascending order, each
+    trump K and Q followed by its Baloot form when ``baloot``."""
+    lists = []
+    for pattern in range(256):
+        out: list[int] = []
+        for rank in range(8):
+            if pattern >> rank & 1:
+                out.append(card_at(suit, rank))
+                if baloot and rank in BALOOT_RANKS:
+                    out.append(card_at(suit, rank) | BALOOT)
+        lists.append(tuple(out))
+    return tuple(lists)
+
+
+# The compact moves of one suit's cards, by suit and 8-bit pattern: without,
+# and with the Baloot forms of the K and Q (offered only in the trump suit).
+_CARDS = tuple(_card_lists(suit, False) for suit in range(4))
+_CARDS_BALOOT = tuple(_card_lists(suit, True) for suit in range(4))
+
+
 def moves(st: State) -> list[int]:
     """Every card the seat to act may play, with Baloot and Sawa where valid,
-    in the compact form."""
+    in the compact form (ascending cards, a Baloot form right after its card,
+    Sawa last).
+
+    Table-driven: ``scan_moves`` is the card-by-card form a test compares it with.
+    """
+    seat = st.turn
+    assert seat is not None
+    hand = st.hands[seat - 1]
+    contract = st.contract
+    trump = contract.trump if contract is not None else -1
+    # The trump suit's lists carry Baloot forms while the seat may announce.
+    baloot = trump >= 0 and st.baloot_ok >> seat & 1 and not st.baloot_done >> seat & 1
+    trick = st.trick
+    if trick:
+        led = trick[0][1] >> 3
+        pattern = hand >> (led << 3) & 0xFF
+        if pattern:
+            return list((_CARDS_BALOOT if baloot and led == trump else _CARDS)[led][pattern])
+        if trump >= 0:
+            pattern = hand >> (trump << 3) & 0xFF
+            if pattern:
+                return list((_CARDS_BALOOT if baloot else _CARDS)[trump][pattern])
+        return _all_cards(hand, trump if baloot else -1)
+    if st.lock and trump >= 0 and hand & ~SUIT_MASKS[trump]:
+        out = _all_cards(hand & ~SUIT_MASKS[trump], -1)
+    else:
+        out = _all_cards(hand, trump if baloot else -1)
+    if can_claim(st.hands, seat, trump, st.lock):
+        out.append(SAWA)
+    return out
+
+
+def _all_cards(hand: int, baloot_suit: int) -> list[int]:
+    """The compact moves of every card of ``hand``, with Baloot forms in ``baloot_suit``."""
+    out: list[int] = []
+    for suit in (0, 1, 2, 3):
+        pattern = hand >> (suit << 3) & 0xFF
+        if pattern:
+            out += (_CARDS_BALOOT if suit == baloot_suit else _CARDS)[suit][pattern]
+    return out
+
+
+def scan_moves(st: State) -> list[int]:
+    """``moves`` card by card from ``playable`` and ``may_announce``, without
+    the tables (kept for the test that proves the tables exact)."""
     seat = st.turn
     assert seat is not None
     out: list[int] = []
@@ -203,27 +267,59 @@ def _play(st: State, seat: int, card: int) -> None:
         st.hands = (hands[0], hands[1], hands[2] & ~(1 << card), hands[3])
     else:
         st.hands = (hands[0], hands[1], hands[2], hands[3] & ~(1 << card))
-    plays = (*st.trick, (seat, card))
-    if len(plays) < 4:
-        st.trick = plays
+    trick = st.trick
+    if len(trick) < 3:
+        st.trick = (*trick, (seat, card))
         st.turn = seat % 4 + 1
-        return
-    trump = st.trump
-    winner = trick_winner(plays, trump)
-    points = trick_points(plays, trump)
-    if len(st.tricks) == 7:
+    else:
+        _close_trick(st, (*trick, (seat, card)))
+
+
+def _close_trick(st: State, plays: tuple[Play, ...]) -> None:
+    """Scores a trick of four plays (D1, D2) and hands the lead to its winner;
+    the eighth trick ends the deal."""
+    contract = st.contract
+    assert contract is not None
+    winner, points = trick_result(plays, contract.trump)
+    tricks = st.tricks
+    if len(tricks) == 7:
         points += LAST_TRICK_BONUS
+        st.outcome = "played"
     scored = st.points
-    if winner % 2:
+    if winner & 1:
         st.points = (scored[0] + points, scored[1])
     else:
         st.points = (scored[0], scored[1] + points)
-    st.tricks = (*st.tricks, Trick(st.leader, plays, winner))
+    st.tricks = (*tricks, Trick(st.leader, plays, winner))
     st.trick = ()
     st.leader = winner
     st.turn = winner
-    if len(st.tricks) == 8:
-        st.outcome = "played"
+
+
+def play_card(state: State, card: int) -> State:
+    """``engine.apply_move`` for a card played without Baloot: the new state,
+    built straight from ``state`` (the common move, so it skips the generic
+    path's dispatch). The caller scores the deal when ``outcome`` is set."""
+    seat = state.turn
+    assert seat is not None
+    st = state.copy()
+    hands = state.hands
+    if seat == 1:
+        st.hands = (hands[0] & ~(1 << card), hands[1], hands[2], hands[3])
+    elif seat == 2:
+        st.hands = (hands[0], hands[1] & ~(1 << card), hands[2], hands[3])
+    elif seat == 3:
+        st.hands = (hands[0], hands[1], hands[2] & ~(1 << card), hands[3])
+    else:
+        st.hands = (hands[0], hands[1], hands[2], hands[3] & ~(1 << card))
+    st.deal_actions = (*state.deal_actions, {"seat": seat, "play": CARD_STR[card]})
+    trick = state.trick
+    if len(trick) < 3:
+        st.trick = (*trick, (seat, card))
+        st.turn = seat % 4 + 1
+    else:
+        _close_trick(st, (*trick, (seat, card)))
+    return st
 
 
 def _explain_unplayable(st: State, hand: int) -> None:

@@ -35,6 +35,18 @@ def can_claim(hands: tuple[int, int, int, int], claimer: int, trump: int, lock: 
     i = claimer - 1
     mine = hands[i]
     a, b, c = hands[(i + 1) % 4], hands[(i + 2) % 4], hands[(i + 3) % 4]
+    # The quickest refusal, which turns down nearly every hand met in play:
+    # an other seat holding a card above the claimer's best of a suit the
+    # claimer holds (condition 1 of _hopeless for the first lead of that suit).
+    others = a | b | c
+    for shift in (0, 8, 16, 24):
+        pattern = mine >> shift & 0xFF
+        if pattern:
+            theirs = others >> shift & 0xFF
+            if theirs:
+                best = TRUMP_BEST if shift == trump << 3 else PLAIN_BEST
+                if best[theirs] > best[pattern]:
+                    return False
     if _hopeless(mine, a, b, c, trump, lock):
         return False
     if trump < 0 or not lock:

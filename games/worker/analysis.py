@@ -27,8 +27,8 @@ from django.conf import settings
 from django.db import DatabaseError, IntegrityError
 from django.db.models import Case, Count, F, Q, When
 
-from games.match.event_log import LogError
-from games.match.finished_deals import FinishedDeal, finished_deal
+from games.match.event_log import LogError, load_state
+from games.match.finished_deals import OVER, FinishedDeal, finished_deal
 from games.match.models import DealAnalysis, Match
 from games.rules.solver import SOLVER_VERSION
 from games.worker import deal_analysis
@@ -54,14 +54,16 @@ def pending(skip: frozenset[tuple[int, int]] = frozenset()) -> list[tuple[int, i
     """(match id, deal number) of finished deals without a current analysis.
 
     Newest match first, and its latest deal first: the deal a player has
-    just finished is the one they look at. A running (or stopped) match's
-    last deal is left out, finished or not: it is analysed once the next deal
-    is dealt (or never, for a stopped match), so no analysis is ever written
-    while its hands may still be in play.
+    just finished is the one they look at. A running match's last deal is
+    left out, finished or not: it is analysed once the next deal is dealt, so
+    no analysis is ever written while its hands may still be in play. A
+    stopped match's last deal is analysed only if it had ended.
     """
+    read_stopped_logs()
     current = Count("analyses", filter=Q(analyses__solver_version=SOLVER_VERSION))
     finished = Case(
         When(status=Match.Status.FINISHED, then=F("deal_number")),
+        When(status=Match.Status.ABORTED, last_deal_over=True, then=F("deal_number")),
         default=F("deal_number") - 1,
     )
     matches = (
@@ -84,6 +86,24 @@ def pending(skip: frozenset[tuple[int, int]] = frozenset()) -> list[tuple[int, i
             if number not in analysed and (match_id, number) not in skip
         )
     return found
+
+
+def read_stopped_logs() -> None:
+    """Note, for stopped matches not read yet, whether their last deal had ended.
+
+    Matches stopped before the site recorded it when stopping them; a stopped
+    match's log never grows again, so one reading is for good. A log that does
+    not replay counts as a deal not over: there is nothing to analyse in it.
+    """
+    for match in Match.objects.filter(
+        status=Match.Status.ABORTED, last_deal_over__isnull=True
+    ).order_by("-pk")[:CANDIDATES]:
+        try:
+            over = match.deal_number > 0 and load_state(match).phase in OVER
+        except LogError:
+            logger.exception("match %s: the log does not replay", match.pk)
+            over = False
+        Match.objects.filter(pk=match.pk).update(last_deal_over=over)
 
 
 def next_job(skip: set[tuple[int, int]]) -> Job | None:

@@ -8,8 +8,8 @@ looked at another hand, however indirectly (through the state, the deck or
 a cache), would sooner or later choose differently.
 
 The strong bot stops its search at a time budget, so here it gets a budget
-it never reaches and a fixed number of deals and samples instead: its
-choices then depend on its inputs alone.
+it never reaches and a small fixed number of samples: its choices then
+depend on its inputs alone.
 """
 
 from __future__ import annotations
@@ -28,9 +28,8 @@ LEVELS = ("easy", "normal", "strong")
 
 @pytest.fixture(autouse=True)
 def _deterministic_strong(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(strong, "MAX_SAMPLES", 4)
-    monkeypatch.setattr(strong, "MIN_DEALS", 3)
-    monkeypatch.setattr(strong, "MAX_DEALS", 3)
+    monkeypatch.setattr(strong, "SOLVE_SAMPLES", 4)
+    monkeypatch.setattr(strong, "PLAYOUT_SAMPLES", 4)
 
 
 def _choose(state: rules.State, seat: int, level: str) -> dict[str, Any]:

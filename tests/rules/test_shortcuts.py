@@ -2,10 +2,13 @@
 replaces, on thousands of seeded random positions: the quick Sawa refusals
 and acceptances against the bare search, the quick "nothing to declare"
 against the full project scan, the compact moves against the notation
-actions, the shape check's fast path against the full check."""
+actions, the shape check's fast path against the full check, the
+table-driven card moves against the card-by-card ones, and the trick table
+against the trick loops."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from types import MappingProxyType
@@ -28,6 +31,8 @@ from games.rules import (
     start_deal,
 )
 from games.rules.actions import check_shape
+from games.rules.cards import trick_points, trick_result, trick_winner
+from games.rules.playing import BALOOT, moves, scan_moves
 from games.rules.projects import candidates, declarations, holds_project, scan_candidates
 from games.rules.sawa import can_claim, search_claim
 
@@ -156,3 +161,59 @@ def test_the_shape_check_fast_path_agrees_with_the_full_check(seed: int) -> None
         assert verdict == _verdict(MappingProxyType(action)), action
         accepted += not verdict.startswith("refused")
     assert accepted > 500
+
+
+def hokum_play_states(seed: int, deals: int) -> Iterator[State]:
+    """Every card-play state of ``deals`` random deals bid only in Hokum and
+    never taken to Gahwa, where Baloot and locked games are common (uniform
+    bidding mostly ends in Sun)."""
+    rng = random.Random(seed)
+    state = new_match("classic", 1)
+    for _ in range(deals):
+        if state.phase is Phase.MATCH_OVER:
+            state = new_match("classic", rng.randint(1, 4))
+        state = start_deal(state, random_deck(rng))
+        while state.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            options = legal_moves(state)
+            if state.phase is Phase.BIDDING:
+                # Compact bids: 1 is Sun and 3 Ashkal; 0 (Pass) is always offered.
+                options = [m for m in options if m not in (1, 3)] or options
+            elif state.phase is Phase.DOUBLING:
+                # Compact calls: the low three bits count the call, 4 is Gahwa.
+                options = [m for m in options if m & 7 != 4]
+            elif state.phase is Phase.PLAYING:
+                yield state
+            state = apply_move(state, rng.choice(options))
+
+
+def test_table_card_moves_agree_with_the_card_by_card_scan() -> None:
+    checked = announced = claims = locked = 0
+    for state in itertools.chain(random_states(5, 40), hokum_play_states(6, 600)):
+        if state.phase is not Phase.PLAYING:
+            continue
+        full = scan_moves(state)
+        assert moves(state) == full, (state.hands, state.trick, state.turn, state.lock)
+        checked += 1
+        locked += state.lock and not state.trick
+        announced += any(m & BALOOT for m in full if m < 64)
+        claims += 64 in full
+    assert checked > 12_000
+    # Baloot forms, Sawa claims and locked leads were met, so the agreement covers them.
+    assert announced > 100
+    assert claims > 100
+    assert locked > 100
+
+
+def test_trick_table_agrees_with_the_trick_loops() -> None:
+    rng = random.Random(6)
+    for _ in range(20_000):
+        seats = rng.sample([1, 2, 3, 4], 4)
+        # Tricks drawn from few suits, so that following and ruffing are common.
+        suits = rng.sample(range(4), rng.randint(1, 4))
+        cards = rng.sample([s * 8 + r for s in suits for r in range(8)], 4)
+        plays = tuple(zip(seats, cards, strict=True))
+        trump = rng.randint(-1, 3)
+        assert trick_result(plays, trump) == (
+            trick_winner(plays, trump),
+            trick_points(plays, trump),
+        ), (plays, trump)

@@ -12,12 +12,13 @@ import pytest
 
 from games import rules
 from games.bots import choose_action
+from games.match import services
 from games.match.finished_deals import finished_deal
-from games.match.models import DealAnalysis
+from games.match.models import DealAnalysis, Match
 from games.rules import solver
 from games.worker import analysis, in_server
 from games.worker.deal_analysis import analyse_deal
-from tests.support.analysis import bot_match, cards_on_table, finish_deals
+from tests.support.analysis import bot_match, cards_on_table, finish_deals, play_until
 
 TOTAL = {"sun": 130, "hokum": 162, "ashkal": 130}
 
@@ -183,3 +184,51 @@ def test_the_embedded_worker_analyses_only_after_a_pass_with_nothing_due(monkeyp
     monkeypatch.setattr(in_server.due_turns, "advance_due", lambda: 0)
     in_server._pass()
     assert seen == [False, True]
+
+
+def _ended_with_cards(state: rules.State) -> bool:
+    return state.phase is rules.Phase.ROUND_OVER and state.results[-1].outcome in (
+        "played",
+        "sawa",
+    )
+
+
+@pytest.mark.django_db
+def test_a_stopped_matchs_last_deal_is_analysed_when_it_had_ended(players, settings):
+    settings.ROUND_PAUSE_SECONDS = 60
+    match = bot_match(players[1])
+    play_until(match, _ended_with_cards)
+    stopped = services.abort_match(match.pk)
+    assert stopped.last_deal_over is True
+    last = stopped.deal_number
+    assert (match.pk, last) in analysis.pending()
+    while analysis.analyse_next() is not None:
+        pass
+    assert set(DealAnalysis.objects.values_list("number", flat=True)) == set(range(1, last + 1))
+    assert analysis.pending() == []
+
+
+@pytest.mark.django_db
+def test_a_stopped_matchs_unfinished_last_deal_is_never_analysed(players, settings):
+    settings.ROUND_PAUSE_SECONDS = 0
+    match = bot_match(players[1])
+    finish_deals(match, 1)
+    cards_on_table(match, 5)
+    stopped = services.abort_match(match.pk)
+    assert stopped.last_deal_over is False
+    last = stopped.deal_number
+    while analysis.analyse_next() is not None:
+        pass
+    assert set(DealAnalysis.objects.values_list("number", flat=True)) == set(range(1, last))
+    assert analysis.pending() == []
+
+
+@pytest.mark.django_db
+def test_a_match_stopped_before_the_site_noted_its_last_deal_is_read_once(players, settings):
+    settings.ROUND_PAUSE_SECONDS = 60
+    match = bot_match(players[1])
+    play_until(match, _ended_with_cards)
+    services.abort_match(match.pk)
+    Match.objects.filter(pk=match.pk).update(last_deal_over=None)
+    assert (match.pk, match.deal_number) in analysis.pending()
+    assert Match.objects.get(pk=match.pk).last_deal_over is True

@@ -1,0 +1,102 @@
+"""What the bidding says about hidden hands (``games.bots.inference``)."""
+
+from __future__ import annotations
+
+import random
+
+from games import rules
+from games.bots import choose_action, inference
+from games.bots.memory import remember
+
+
+def _positions(seed: int, count: int) -> list[rules.State]:
+    """States in the card play of deals bid and played by normal bots."""
+    rng = random.Random(seed)
+    out: list[rules.State] = []
+    while len(out) < count:
+        state = rules.start_deal(rules.new_match(dealer=rng.randint(1, 4)), rules.random_deck(rng))
+        while state.phase in (
+            rules.Phase.BIDDING,
+            rules.Phase.DOUBLING,
+            rules.Phase.DECLARING,
+            rules.Phase.PLAYING,
+        ):
+            if state.phase is rules.Phase.PLAYING and rng.random() < 0.25:
+                out.append(state)
+            seat = state.turn
+            assert seat is not None
+            state = rules.apply(state, choose_action(state, seat, level="easy"))
+    return out
+
+
+def test_weighted_samples_never_contradict_the_memory() -> None:
+    rng = random.Random(8)
+    with_evidence = 0
+    for state in _positions(seed=4, count=150):
+        seat = state.turn
+        assert seat is not None
+        view = rules.view_for(state, seat)
+        history = rules.public_history(state)
+        memory = remember(view, history)
+        evidence = inference.read_bids(view, history["faceup"])
+        with_evidence += bool(evidence)
+        assert all(ev.seat != seat for ev in evidence)
+        for _ in range(3):
+            hands = inference.sample(memory, evidence, history["faceup"], rng)
+            assert hands is not None
+            dealt = [c for cards in hands.values() for c in cards]
+            assert sorted(dealt) == sorted(memory.unseen)
+            for other, cards in hands.items():
+                assert len(cards) == memory.counts[other]
+                assert memory.known[other] <= set(cards)
+                assert all(memory.may_hold(other, c) for c in cards)
+                assert not set(cards) & memory.played
+    assert with_evidence > 100
+
+
+def test_a_hokum_bidder_is_guessed_with_trumps_and_a_passer_without() -> None:
+    # Seat 1 bid Hokum in spades with the face-up JS; seat 2 passed it. The
+    # real hands of bidder and passer are drawn anew: only the bids speak.
+    view = {
+        "seat": 3,
+        "bids": [
+            {"seat": 1, "bid": "hokum", "round": 1, "auto": False},
+            {"seat": 2, "bid": "pass", "round": 1, "auto": False},
+        ],
+        "contract": {"type": "hokum", "trump": "S", "bidder": 1},
+    }
+    evidence = inference.read_bids(view, "7S")
+    strong = {1: ["JS", "9S", "AS", "AH", "TH", "7D", "8D", "7C"], 2: ["7H"] * 8}
+    weak = {1: ["7H", "8H", "9H", "7D", "8D", "9D", "7C", "8C"], 2: ["7H"] * 8}
+    played: dict[int, list[str]] = {}
+    assert inference.log_weight(evidence, strong, played, "7S") == 0
+    assert inference.log_weight(evidence, weak, played, "7S") < -3
+    passer_strong = {1: strong[1], 2: ["JS", "9S", "AS", "TS", "AH", "AD", "AC", "KS"]}
+    assert inference.log_weight(evidence, passer_strong, played, "7S") < -3
+
+
+def test_the_bidding_shifts_the_guessed_cards_towards_the_bidder() -> None:
+    # Over many card-play positions, the contract's bidder (another seat) is
+    # guessed to hold more trumps with the bids read than without.
+    rng = random.Random(5)
+    read = plain = 0
+    for state in _positions(seed=9, count=120):
+        seat = state.turn
+        contract = state.contract
+        assert seat is not None
+        assert contract is not None
+        if contract.trump < 0 or contract.bidder == seat:
+            continue
+        view = rules.view_for(state, seat)
+        history = rules.public_history(state)
+        memory = remember(view, history)
+        evidence = inference.read_bids(view, history["faceup"])
+        trump = "SHDC"[contract.trump]
+        for _ in range(4):
+            guided = inference.sample(memory, evidence, history["faceup"], rng)
+            blind = inference.sample(memory, [], history["faceup"], rng)
+            assert guided is not None
+            assert blind is not None
+            read += sum(c[1] == trump for c in guided[contract.bidder])
+            plain += sum(c[1] == trump for c in blind[contract.bidder])
+    assert read > plain * 1.05
