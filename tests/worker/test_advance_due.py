@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, transaction
 
 from games import rules
 from games.match import services
@@ -226,6 +226,40 @@ def test_racing_workers_record_a_due_turn_once(
     assert sorted(played) == [0] * (workers - 1) + [1]
     assert Event.objects.filter(match=match).count() == 2
     assert last_action(match).auto is not bool(bots)
+    assert_log_consistent(match)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_passes_over_a_match_another_transaction_holds(
+    start_table: TableStarter, clock: Clock
+):
+    """A due match whose row is held is not waited for; it is played once released."""
+    match = start_table(bots=(1, 2, 3, 4)).match
+    now = clock.set(deadline_of(match))
+    held = threading.Event()
+    release = threading.Event()
+
+    def holder() -> None:
+        try:
+            with transaction.atomic():
+                Match.objects.select_for_update().get(pk=match.pk)
+                held.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    try:
+        assert held.wait(30)
+        # Would block until the holder ends if the worker queued for the row.
+        assert due_turns.advance_due(now=now) == 0
+        assert reload(match).seq == 1
+    finally:
+        release.set()
+        thread.join(timeout=30)
+    assert due_turns.advance_due(now=now) == 1
     assert_log_consistent(match)
 
 
