@@ -35,8 +35,10 @@ def partner_of(seat: int) -> int:
     return (seat + 1) % 4 + 1
 
 
-def bid(view: View) -> dict[str, Any]:
-    """The bot's bid, reply to a Hokum or an Ashkal, Hokum choice, or redeal request."""
+def bid(view: View, boldness: float = 0.0) -> dict[str, Any]:
+    """The bot's bid, reply to a Hokum or an Ashkal, Hokum choice, or redeal request;
+    ``boldness`` lowers the strength a Hokum or a Sun needs (a bot that plays
+    its cards better makes thinner contracts)."""
     legal = view["legal"]
     redeal = pick(legal, redeal=True)
     if redeal is not None:
@@ -49,13 +51,13 @@ def bid(view: View) -> dict[str, Any]:
     faceup = view["faceup"]
     sun = sun_strength([*hand, faceup])
     if "hokum" not in bids:
-        return _reply(view, sun)
-    if sun >= SUN_BID:
+        return _reply(view, sun + boldness)
+    if sun + boldness >= SUN_BID:
         if "ashkal" in bids and points(faceup, None) == 0 and sun_strength(hand) >= SUN_BID:
             return only(legal, bid="ashkal")
         return only(legal, bid="sun")
     trump, strength = _best_hokum(view)
-    if strength >= HOKUM_BID and trump_count([*hand, faceup], trump) >= HOKUM_MIN_TRUMPS:
+    if strength + boldness >= HOKUM_BID and trump_count([*hand, faceup], trump) >= HOKUM_MIN_TRUMPS:
         return only(legal, bid="hokum")
     return only(legal, bid="pass")
 

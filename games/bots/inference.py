@@ -97,9 +97,14 @@ def log_weight(
 ) -> float:
     """How well a guessed deal fits the bids: 0 when it fits all, below 0 otherwise."""
     total = 0.0
+    held: dict[int, list[str]] = {}
     for ev in evidence:
-        cards = set(hands.get(ev.seat, ())) | set(played.get(ev.seat, ()))
-        cards.add(faceup)  # every seat judged its bid with the face-up card
+        cards = held.get(ev.seat)
+        if cards is None:
+            cards = [*hands.get(ev.seat, ()), *played.get(ev.seat, ())]
+            if faceup not in cards:
+                cards.append(faceup)  # every seat judged its bid with the face-up card
+            held[ev.seat] = cards
         if ev.kind == "hokum":
             assert ev.trump is not None
             strength = hokum_strength(cards, ev.trump)

@@ -8,8 +8,11 @@ partner's void in Hokum, and otherwise leads low from its longest suit that
 no opponent ruffs, avoiding a suit its partner discarded (a discard says
 "not this suit"). Following, it wins cheaply, covers with a card that holds
 when an opponent still plays after it, feeds its partner's trick once it is
-sure, and discards cheap cards that are not winners. Sawa waits for a
-Baloot that can still be announced with a winning card.
+sure, and discards cheap cards that are not winners. In the last five
+tricks it tries its cards on a few deals of the unseen cards fitting its
+memory (``search``): played out quickly, then counted exactly in the last
+three, another card overrules the habits' one only when clearly better.
+Sawa waits for a Baloot that can still be announced with a winning card.
 """
 
 from __future__ import annotations
@@ -29,6 +32,12 @@ from .memory import Memory
 # this many deals of the unseen cards (a few milliseconds).
 COUNT_FROM = 3
 COUNT_SAMPLES = 12
+# From this many cards on (not earlier: the first tricks keep the habits),
+# a few deals played out quickly may overrule the habits' card, when another
+# card does better by ``PLAYOUT_MARGIN`` game points a deal.
+PLAYOUT_FROM = 5
+PLAYOUT_SAMPLES = 8
+PLAYOUT_MARGIN = 0.5
 BUDGET_SHARE = 0.8
 
 View = dict[str, Any]
@@ -51,10 +60,25 @@ def play(
     cards = sorted({a["play"] for a in legal if "play" in a})
     pick_card = follow if view["trick"] else lead
     card = pick_card(view, memory, cards, trump)
-    if count and len(cards) > 1 and len(view["hand"]) <= COUNT_FROM:
-        # The last tricks: count them out exactly on a few guessed deals.
+    if count and len(cards) > 1:
         deadline = start + budget_ms / 1000 * BUDGET_SHARE
-        card = search.best_card(view, memory, cards, card, deadline, COUNT_SAMPLES, rng) or card
+        if len(view["hand"]) <= COUNT_FROM:
+            # The last tricks: count them out exactly on a few guessed deals.
+            card = search.best_card(view, memory, cards, card, deadline, COUNT_SAMPLES, rng) or card
+        elif len(view["hand"]) <= PLAYOUT_FROM:
+            card = (
+                search.best_card_by_playout(
+                    view,
+                    memory,
+                    cards,
+                    card,
+                    deadline,
+                    PLAYOUT_SAMPLES,
+                    rng,
+                    margin=PLAYOUT_MARGIN,
+                )
+                or card
+            )
     announced = pick(legal, play=card, baloot=True)
     if announced is not None:
         return announced

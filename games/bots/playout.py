@@ -164,15 +164,15 @@ def choose(
 
 def _beats_from(hand: int, led: int, card: int, trump: int, power: Sequence[int]) -> bool:
     """True when a seat holding ``hand`` can take a trick led in ``led`` that ``card`` holds."""
-    follow = hand & SUIT_MASKS[led]
-    if follow:
-        pool = follow
-    elif trump >= 0 and hand & SUIT_MASKS[trump]:
-        pool = hand & SUIT_MASKS[trump]
+    pattern = hand >> (8 * led) & 0xFF
+    if pattern:
+        best = 100 + TRUMP_BEST[pattern] if led == trump else PLAIN_BEST[pattern]
+    elif trump >= 0 and hand >> (8 * trump) & 0xFF:
+        best = 100 + TRUMP_BEST[hand >> (8 * trump) & 0xFF]
     else:
         return False
     card_power = power[card] if (card >> 3 == led or card >> 3 == trump) else -1
-    return any(power[c] > card_power for c in bits(pool))
+    return best > card_power
 
 
 def _lead(

@@ -77,8 +77,11 @@ def decide(
         raise ValueError("this seat has nothing to decide")
     history = history or {"faceup": None, "plays": []}
     if level == "easy" or view["phase"] != "playing":
-        # Every level bids, calls and declares alike: Monte Carlo bidding on
-        # quick playouts chose contracts and doubles the play could not carry.
+        # The levels call and declare alike, and bid alike but for the strong
+        # bot's boldness: Monte Carlo bidding on quick playouts chose
+        # contracts and doubles the play could not carry.
+        if level == "strong" and view["phase"] == "bidding":
+            return bid(view, boldness=strong.BOLDNESS)
         return _DECIDERS[view["phase"]](view)
     memory = remember(view, history)
     # The same view always draws the same deals: a bot's play can be replayed.

@@ -124,10 +124,12 @@ def best_card_by_playout(
     max_samples: int,
     rng: random.Random,
     sampler: Sampler = sample_hands,
+    margin: float = 0.0,
 ) -> str | None:
     """The card of ``cards`` with the best total over the sampled deals, each
     card played and the deal played out quickly (``playout.play_out``);
-    ``preferred`` wins ties. None when no deal was played before ``deadline``."""
+    ``preferred`` wins ties and ``margin`` game points a deal more. None when
+    no deal was played before ``deadline``."""
     seat = view["seat"]
     score = Scorer(view)
     contract = view["contract"]
@@ -141,7 +143,10 @@ def best_card_by_playout(
             break
         pos = position(view, memory, hands)
         points = POINTS_BY_TRUMP[pos.trump + 1]
+        values: dict[str, float] = {}
         for card in tried:
+            if time.perf_counter() > deadline:
+                break
             c = CARD_OF[card]
             masks = list(pos.hands)
             masks[seat - 1] &= ~(1 << c)
@@ -157,7 +162,11 @@ def best_card_by_playout(
                 trick = []
                 turn = winner
             rest = play_out(masks, trick, turn, pos.trump, pos.lock, bidder)
-            totals[card] += score((taken[0] + rest[0], taken[1] + rest[1]))
+            values[card] = score((taken[0] + rest[0], taken[1] + rest[1]))
+        if len(values) < len(tried):
+            break  # out of time: a deal not tried with every card does not count
+        for card, value in values.items():
+            totals[card] += value
         samples += 1
     if not samples:
         return None
@@ -165,6 +174,8 @@ def best_card_by_playout(
         # The preferred card's twin stands for it.
         twin = next(c for c in tried if equivalent(c, preferred, memory, contract["trump"]))
         totals[preferred] = totals.pop(twin)
+    if preferred in totals:
+        totals[preferred] += margin * samples
     return max(totals, key=lambda c: (totals[c], c == preferred))
 
 

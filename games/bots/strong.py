@@ -30,6 +30,12 @@ SOLVE_FROM = 3
 # busy machine; the time budget only stops it in an emergency.
 SOLVE_SAMPLES = 40
 PLAYOUT_SAMPLES = 48
+# Playouts per decision at most (deals times distinct cards): the first
+# tricks, with many cards to try, take fewer deals.
+PLAYOUTS = 200
+# How much less strength the strong bot's Hokum and Sun bids need than the
+# others' (``bidding.bid``).
+BOLDNESS = 1.5
 # Leave a margin of the budget for building the answer and for the caller.
 BUDGET_SHARE = 0.8
 
@@ -58,8 +64,10 @@ def play(
             view, memory, cards, preferred, deadline, SOLVE_SAMPLES, rng, sampler
         )
     else:
+        tried = len(search.distinct(cards, memory, view["contract"]["trump"]))
+        samples = max(min(PLAYOUT_SAMPLES, PLAYOUTS // tried), 1)
         card = search.best_card_by_playout(
-            view, memory, cards, preferred, deadline, PLAYOUT_SAMPLES, rng, sampler
+            view, memory, cards, preferred, deadline, samples, rng, sampler
         )
     if card is None:
         return fallback

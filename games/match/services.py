@@ -15,14 +15,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.bots import choose_action
-from games.match import access, dealing, projections
+from games.match import access, dealing, projections, recent_states
 from games.match.action_input import SERVER_FIELDS, clean_action
 from games.match.broadcast import announce_on_commit
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY, deadline_for
@@ -481,31 +481,36 @@ def play_due_turn(
 ) -> DueTurn | None:
     """Play the turn that fell due in a running match; None if nothing is due.
 
-    Locks the match, loads its state once and acts: the next deal once a
-    finished deal's result has been shown, the bot's choice for a bot or an
-    away seat, the engine's forced action (rules D17, recorded ``auto``) for
+    Locks the match, loads its state once (not at all when this process
+    committed the match's current state itself, ``recent_states``) and acts:
+    the next deal once a finished deal's result has been shown, the bot's
+    choice for a bot or an away seat, the engine's forced action (rules D17, recorded ``auto``) for
     a person who ran out of time. A person's forced action is a missed turn;
     ``MISSED_TURNS_BEFORE_AWAY`` in a row and the bot plays the seat until
     they come back. ``seen_seq`` (the event number the caller saw the match
     at) makes a match that moved since then not due. A turn another worker
-    recorded first is not played again. Raises LogError for a log that does
-    not rebuild, ServiceError if the action is refused for any reason but a
-    lost race, DatabaseError when the database fails.
+    recorded first is not played again, and a match another transaction
+    holds is passed over rather than waited for (``_lock_unless_busy``).
+    Raises LogError for a log that does not rebuild, ServiceError if the
+    action is refused for any reason but a lost race, DatabaseError when the
+    database fails.
     """
     now = now or timezone.now()
     try:
         with transaction.atomic():
-            try:
-                locked = _lock(match_id)
-            except MatchNotFound:
-                return None
+            locked = _lock_unless_busy(match_id)
             if (
-                locked.status != Match.Status.PLAYING
+                locked is None
+                or locked.status != Match.Status.PLAYING
                 or (seen_seq is not None and locked.seq != seen_seq)
                 or (locked.deadline is not None and locked.deadline > now)
             ):
                 return None
-            state = load_state(locked)
+            # The state this process committed last, when the match has not
+            # moved since (a worker's run of turns); else read from the log.
+            state = recent_states.recall(locked)
+            if state is None:
+                state = load_state(locked)
             if state.phase is rules.Phase.ROUND_OVER:
                 state = _deal(locked, state)
                 _project(locked, state)
@@ -1036,6 +1041,20 @@ def _lock(match: MatchRef) -> Match:
         return Match.objects.select_for_update().get(pk=_match_id(match))
     except Match.DoesNotExist:
         raise MatchNotFound() from None
+
+
+def _lock_unless_busy(match_id: int) -> Match | None:
+    """The match row locked until the transaction ends; None when there is no such
+    match, or when another transaction holds the row (where the database can say
+    so without waiting: PostgreSQL).
+
+    For the workers' due turns: a row held is a match being moved (by another
+    worker's turn, or a person's action), so a worker passes on to the next
+    due match instead of queueing behind it; the match is still due at the
+    next pass if it did not move.
+    """
+    skip = connection.features.has_select_for_update_skip_locked
+    return Match.objects.select_for_update(skip_locked=skip).filter(pk=match_id).first()
 
 
 def _seats(match: Match) -> dict[int, Seat]:

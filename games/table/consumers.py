@@ -25,6 +25,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.core.exceptions import SynchronousOnlyOperation
 
 from games.display.language import language_of
 from games.match.access import may_see
@@ -165,9 +166,11 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
 
         ``clock``: the countdown changed without an event; read and draw again.
         """
-        picture = await database_sync_to_async(self._picture)(
-            seq, revision, read=clock, redraw=clock
-        )
+        picture = None if clock else self._kept_picture(seq, revision)
+        if picture is None:
+            picture = await database_sync_to_async(self._picture)(
+                seq, revision, read=clock, redraw=clock
+            )
         if picture is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -182,6 +185,30 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
             return
         self.sent = picture
         await self.send(text_data=frame)
+
+    def _kept_picture(self, seq: int, revision: str | None) -> Picture | None:
+        """This viewer's picture at ``seq`` or later when this process holds the match's
+        reading; None when that needs the database (or the viewer may no longer look).
+
+        Drawn here, in the event loop, rather than in the database thread:
+        the match is in memory and drawing reads nothing, so the push costs
+        no trip to another thread and back, each of which may wait for the
+        interpreter behind the worker's moves.
+        """
+        reading = HUB.known(self.match_id, seq, revision)
+        if reading is None:
+            return None
+        user = self.scope["user"]
+        if not may_see(reading.match, user, reading.seats.values(), self.invite):
+            return None
+        key = view_key(reading, user, self.invite, self.language)
+        try:
+            return HUB.picture(reading, user, key, invite=self.invite)
+        except SynchronousOnlyOperation:
+            # Something the picture shows was not read with the match: draw it
+            # where the database may be used.
+            logger.warning("match %s: a picture needed the database", self.match_id)
+            return None
 
     def _picture(
         self,

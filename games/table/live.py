@@ -299,20 +299,14 @@ class Hub:
         ``fresh`` reads it from the database whatever is known. Raises
         Match.DoesNotExist.
         """
+        if not fresh:
+            known = self.known(match_id, seq, revision)
+            if known is not None:
+                return known
         with self._lock:
             watched = self._watched.get(match_id)
-            known = watched.reading if watched is not None else None
-            if (
-                not fresh
-                and known is not None
-                and watched is not None
-                and (
-                    known.seq > seq
-                    or (known.seq == seq and (revision is None or revision in watched.revisions))
-                )
-            ):
-                return known
-        reading = read_match(match_id)
+            earlier = watched.reading if watched is not None else None
+        reading = read_match(match_id, since=earlier)
         with self._lock:
             watched = self._watched.get(match_id)
             if watched is None:
@@ -321,6 +315,23 @@ class Hub:
             if revision is not None and kept is reading:
                 watched.revisions.append(revision)
             return kept
+
+    def known(self, match_id: int, seq: int, revision: str | None) -> MatchReading | None:
+        """The kept reading of the match at event ``seq`` or later, reflecting ``revision``;
+        None when only the database can say (never reads it)."""
+        with self._lock:
+            watched = self._watched.get(match_id)
+            known = watched.reading if watched is not None else None
+            if (
+                known is not None
+                and watched is not None
+                and (
+                    known.seq > seq
+                    or (known.seq == seq and (revision is None or revision in watched.revisions))
+                )
+            ):
+                return known
+        return None
 
     def stale(self, match_id: int, seq: int) -> bool:
         """True when the database holds a later event than ``seq``; asked at most once a second."""

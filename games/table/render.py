@@ -30,8 +30,8 @@ from games.match.access import (
     seat_of,
 )
 from games.match.deadlines import seconds_to_act
-from games.match.event_log import load_state
-from games.match.models import BotLevel, Match, Seat
+from games.match.event_log import LogError, fold, load_state
+from games.match.models import BotLevel, Event, Match, Seat
 from games.table.picture import SeatInfo, Table, build_table
 
 logger = logging.getLogger(__name__)
@@ -62,6 +62,9 @@ class MatchReading:
     match: Match
     state: rules.State
     seats: dict[int, Seat]
+    # False when the match moved on while being read, so that the state may
+    # be ahead of its number: no later reading may build on it.
+    consistent: bool = True
 
     @property
     def seq(self) -> int:
@@ -69,31 +72,62 @@ class MatchReading:
         return self.match.seq
 
 
-def read_match(match_id: int) -> MatchReading:
+def read_match(match_id: int, since: MatchReading | None = None) -> MatchReading:
     """The match's state together with the event number it belongs to.
 
     The match row comes with its seats (one query), then the state (two).
-    Raises Match.DoesNotExist.
+    With ``since``, an earlier consistent reading of the same match, the
+    state is that one's with the events after it applied: one query for
+    those events instead of the snapshots and the whole deal's events, and
+    no snapshot to decode. Raises Match.DoesNotExist.
     """
     for _attempt in range(CONSISTENT_READ_ATTEMPTS):
-        seats = {
-            seat.number: seat
-            for seat in Seat.objects.filter(match_id=match_id).select_related("user", "match")
-        }
-        if not seats:
-            raise Match.DoesNotExist
-        match = next(iter(seats.values())).match
-        for seat in seats.values():
-            seat.match = match
+        match, seats = _match_and_seats(match_id)
+        if since is not None and since.consistent and since.match.pk == match_id:
+            built = _state_after(since, match)
+            if built is not None:
+                return MatchReading(match, built, seats)
         state = load_state(match)
         seq_after = Match.objects.filter(pk=match_id).values_list("seq", flat=True).get()
         if seq_after == match.seq:
-            break
-    else:
-        # A very busy table: the state may be a move ahead of its number,
-        # which only makes the next action from this picture look stale.
-        logger.info("match %s kept moving while being read", match_id)
-    return MatchReading(match, state, seats)
+            return MatchReading(match, state, seats)
+    # A very busy table: the state may be a move ahead of its number,
+    # which only makes the next action from this picture look stale.
+    logger.info("match %s kept moving while being read", match_id)
+    return MatchReading(match, state, seats, consistent=False)
+
+
+def _match_and_seats(match_id: int) -> tuple[Match, dict[int, Seat]]:
+    """The match row and its seats, in one query; raises Match.DoesNotExist."""
+    seats = {
+        seat.number: seat
+        for seat in Seat.objects.filter(match_id=match_id).select_related("user", "match")
+    }
+    if not seats:
+        raise Match.DoesNotExist
+    match = next(iter(seats.values())).match
+    for seat in seats.values():
+        seat.match = match
+    return match, seats
+
+
+def _state_after(since: MatchReading, match: Match) -> rules.State | None:
+    """``since``'s state brought up to ``match``'s event number; None when it cannot be.
+
+    The events up to the number the match row shows were committed with
+    it or before, so reading them up to that number needs no second look
+    at the row. A log that does not fit the earlier state (not ours to
+    judge here) is left to the full reading.
+    """
+    if since.seq > match.seq or match.created_at != since.match.created_at:
+        return None
+    if since.seq == match.seq:
+        return since.state
+    events = Event.objects.filter(match=match, seq__gt=since.seq, seq__lte=match.seq)
+    try:
+        return fold(since.state, events.order_by("seq"))
+    except LogError:
+        return None
 
 
 def reading_of(outcome: Any) -> MatchReading:

@@ -10,7 +10,8 @@ Live play comes first, twice over. The worker starts an analysis only after
 a pass that found no turn due (``Analyst.tick``), and the solving runs in a
 separate process at the lowest scheduling priority, so neither the worker's
 next due turn nor the server (the embedded ``WORKER_IN_SERVER`` mode) waits
-for it: the worker collects the answer on a later pass. ``analyse_next``
+for it: the worker collects the answer on a later pass. A search for work
+that found none is not made again for ``LOOK_EVERY`` seconds. ``analyse_next``
 does the same work in the calling process, for tests and benchmarks.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +37,8 @@ logger = logging.getLogger("games.worker")
 
 # How many matches one search for work looks at, newest first.
 CANDIDATES = 20
+# Seconds between two searches for work that found none.
+LOOK_EVERY = 2.0
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,10 @@ class Analyst:
         self._connection: Any = None
         self._job: Job | None = None
         self._skip: set[tuple[int, int]] = set()
+        # After a look that found nothing, the next is not before this
+        # (monotonic seconds): a busy worker has an idle pass between most
+        # bursts of turns, and the look is a query over every match.
+        self._look_after = 0.0
 
     @property
     def busy(self) -> bool:
@@ -216,8 +224,11 @@ class Analyst:
         return True
 
     def _start(self) -> None:
+        if time.monotonic() < self._look_after:
+            return
         job = next_job(self._skip)
         if job is None:
+            self._look_after = time.monotonic() + LOOK_EVERY
             return
         if self._process is None or not self._process.is_alive():
             self._spawn()

@@ -26,8 +26,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 
-from games.match import broadcast
-from games.worker import analysis, due_turns, heartbeat, imports
+from games.worker import analysis, due_turns, heartbeat
 from games.worker.alarm import ALARM, Alarm
 from games.worker.chores import Chores
 
@@ -56,8 +55,8 @@ def _pass() -> tuple[int, datetime | None]:
         if time.monotonic() >= _next_beat:
             heartbeat.beat()
             _next_beat = time.monotonic() + heartbeat.BEAT_EVERY
-        broadcast.relay_pending()
-        played = due_turns.advance_due() + int(imports.store_some())
+        _chores.relay()
+        played = due_turns.advance_due() + int(_chores.store_imports())
         _chores.run_due()
         # Due turns first: a new analysis starts only after a pass with none.
         analysis.analyse_safely(ANALYST, idle=not played)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, transaction
 
 from games import rules
 from games.match import services
@@ -229,6 +229,40 @@ def test_racing_workers_record_a_due_turn_once(
     assert_log_consistent(match)
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_passes_over_a_match_another_transaction_holds(
+    start_table: TableStarter, clock: Clock
+):
+    """A due match whose row is held is not waited for; it is played once released."""
+    match = start_table(bots=(1, 2, 3, 4)).match
+    now = clock.set(deadline_of(match))
+    held = threading.Event()
+    release = threading.Event()
+
+    def holder() -> None:
+        try:
+            with transaction.atomic():
+                Match.objects.select_for_update().get(pk=match.pk)
+                held.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    try:
+        assert held.wait(30)
+        # Would block until the holder ends if the worker queued for the row.
+        assert due_turns.advance_due(now=now) == 0
+        assert reload(match).seq == 1
+    finally:
+        release.set()
+        thread.join(timeout=30)
+    assert due_turns.advance_due(now=now) == 1
+    assert_log_consistent(match)
+
+
 @pytest.mark.parametrize("bots", [(1, 2, 3, 4), ()])
 def test_a_due_turn_loads_the_match_state_once(
     clock: Clock, start_table: TableStarter, monkeypatch: pytest.MonkeyPatch, bots: tuple[int, ...]
@@ -247,4 +281,42 @@ def test_a_due_turn_loads_the_match_state_once(
     assert turn is not None
     assert turn.auto == (not bots)
     assert loads == [match.pk]
+    assert_log_consistent(match, turn.outcome.state)
+
+
+@pytest.mark.parametrize("bots", [(1, 2, 3, 4), ()])
+def test_a_run_of_due_turns_reads_the_log_only_when_another_process_moved_the_match(
+    clock: Clock,
+    start_table: TableStarter,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+    bots: tuple[int, ...],
+):
+    """The state this process committed last is played on; a change from elsewhere is read."""
+    match = start_table(bots=bots).match
+    loads: list[int] = []
+    load = services.load_state
+
+    def counted(stored: Match) -> rules.State:
+        loads.append(stored.seq)
+        return load(stored)
+
+    monkeypatch.setattr(services, "load_state", counted)
+    for _ in range(6):
+        with django_capture_on_commit_callbacks(execute=True):
+            turn = services.play_due_turn(match.pk, now=clock.set(deadline_of(match)))
+        assert turn is not None
+        assert_log_consistent(match, turn.outcome.state)
+    # Only the first turn read the log: each later one played on the last committed state.
+    assert len(loads) == 1
+    # A move this process did not announce (another process's): read from the log again.
+    state = load(reload(match))
+    assert state.turn is not None
+    services.submit_as_seat(
+        match.pk, state.turn, rules.legal_actions(state)[0], reload(match).seq, auto=not bots
+    )
+    loads.clear()
+    turn = services.play_due_turn(match.pk, now=clock.set(deadline_of(match)))
+    assert turn is not None
+    assert len(loads) == 1
     assert_log_consistent(match, turn.outcome.state)

@@ -174,9 +174,9 @@ def test_the_analyst_works_in_its_own_process_and_only_when_idle(players, settin
 def test_the_embedded_worker_analyses_only_after_a_pass_with_nothing_due(monkeypatch):
     seen: list[bool] = []
     monkeypatch.setattr(in_server.heartbeat, "beat", lambda: None)
-    monkeypatch.setattr(in_server.broadcast, "relay_pending", lambda: 0)
+    monkeypatch.setattr(in_server._chores, "relay", lambda: 0)
     monkeypatch.setattr(in_server.due_turns, "next_deadline", lambda: None)
-    monkeypatch.setattr(in_server.imports, "store_some", lambda: False)
+    monkeypatch.setattr(in_server._chores, "store_imports", lambda: False)
     monkeypatch.setattr(in_server._chores, "run_due", lambda: None)
     monkeypatch.setattr(in_server.analysis, "analyse_safely", lambda _a, idle: seen.append(idle))
     monkeypatch.setattr(in_server.due_turns, "advance_due", lambda: 2)

@@ -135,9 +135,9 @@ class Command(BaseCommand):
             if time.monotonic() >= self.next_beat:
                 heartbeat.beat()
                 self.next_beat = time.monotonic() + heartbeat.BEAT_EVERY
-            broadcast.relay_pending()
+            self.chores.relay()
             played = due_turns.advance_due()
-            importing = imports.store_some()
+            importing = self.chores.store_imports()
             self.chores.run_due()
             # Due turns first: a new analysis starts only after a pass with none.
             if self.analyst is not None:

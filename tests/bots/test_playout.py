@@ -1,0 +1,88 @@
+"""Quick playouts on card masks (``games.bots.playout``) against the engine and the solver."""
+
+from __future__ import annotations
+
+import random
+
+from games import rules
+from games.bots import playout
+from games.rules import solver
+
+
+def _positions(seed: int, count: int) -> list[rules.State]:
+    """States in the card play of random deals with random legal play."""
+    rng = random.Random(seed)
+    out: list[rules.State] = []
+    while len(out) < count:
+        state = rules.start_deal(rules.new_match(dealer=rng.randint(1, 4)), rules.random_deck(rng))
+        while state.phase in (
+            rules.Phase.BIDDING,
+            rules.Phase.DOUBLING,
+            rules.Phase.DECLARING,
+            rules.Phase.PLAYING,
+        ):
+            if state.phase is rules.Phase.PLAYING and rng.random() < 0.2:
+                out.append(state)
+            actions = [a for a in rules.legal_actions(state) if not a.get("sawa")]
+            bids = [a for a in actions if a.get("bid") in ("hokum", "sun")]
+            state = rules.apply(state, rng.choice(bids or actions))
+    return out
+
+
+def test_every_heuristic_card_is_legal_and_playouts_take_every_point() -> None:
+    for state in _positions(seed=1, count=300):
+        position = solver.position_of(state)
+        contract = state.contract
+        assert contract is not None
+        card = playout.choose(
+            position.hands,
+            position.trick,
+            position.turn,
+            position.trump,
+            position.lock,
+            contract.bidder,
+        )
+        legal = solver.legal_cards(
+            position.hands[position.turn - 1], position.trick, position.trump, position.lock
+        )
+        assert legal >> card & 1
+        taken = playout.play_out(
+            position.hands,
+            position.trick,
+            position.turn,
+            position.trump,
+            position.lock,
+            contract.bidder,
+        )
+        assert sum(taken) == solver.remaining_points(position)
+        assert min(taken) >= 0
+
+
+def test_the_last_tricks_are_counted_exactly() -> None:
+    checked = 0
+    for state in _positions(seed=2, count=400):
+        position = solver.position_of(state)
+        contract = state.contract
+        assert contract is not None
+        if position.trick or max(h.bit_count() for h in position.hands) > playout.EXACT_FROM:
+            continue
+        taken = playout.play_out(
+            position.hands, (), position.turn, position.trump, position.lock, contract.bidder
+        )
+        assert taken == solver.value(position)
+        checked += 1
+    assert checked > 10
+
+
+def test_the_trick_winner_is_the_engines() -> None:
+    for state in _positions(seed=3, count=200):
+        if len(state.trick) < 2:
+            continue
+        seat, card = playout.trick_winner(state.trick, state.trump)
+        assert (seat, card) in state.trick
+        # Whoever it names, no other card on the table beats it under D2.
+        led = state.trick[0][1] >> 3
+        power = playout.POWER[state.trump + 1]
+        for _, other in state.trick:
+            if other != card and other >> 3 in (led, state.trump):
+                assert power[other] < power[card]
