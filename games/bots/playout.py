@@ -27,6 +27,7 @@ from games.rules.cards import (
     SUIT_MASKS,
     TRUMP_BEST,
     TRUMP_STRENGTH,
+    cards_of,
 )
 from games.rules.scoring import LAST_TRICK_BONUS
 
@@ -42,16 +43,6 @@ POWER = tuple(
     tuple(100 + TRUMP_STRENGTH[c & 7] if c >> 3 == t else PLAIN_STRENGTH[c & 7] for c in range(32))
     for t in (-1, 0, 1, 2, 3)
 )
-
-
-def bits(mask: int) -> list[int]:
-    """The cards of a mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def trick_winner(trick: Sequence[tuple[int, int]], trump: int) -> tuple[int, int]:
@@ -118,7 +109,7 @@ def choose(
     legal = solver.legal_cards(hand, trick, trump, lock)
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
-    cards = bits(legal)
+    cards = cards_of(legal)
     points = POINTS_BY_TRUMP[trump + 1]
     power = POWER[trump + 1]
     outside = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand

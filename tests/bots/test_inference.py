@@ -3,30 +3,22 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from games import rules
 from games.bots import choose_action, inference
 from games.bots.memory import remember
+from tests.bots.positions import card_play_positions
 
 
 def _positions(seed: int, count: int) -> list[rules.State]:
-    """States in the card play of deals bid and played by normal bots."""
-    rng = random.Random(seed)
-    out: list[rules.State] = []
-    while len(out) < count:
-        state = rules.start_deal(rules.new_match(dealer=rng.randint(1, 4)), rules.random_deck(rng))
-        while state.phase in (
-            rules.Phase.BIDDING,
-            rules.Phase.DOUBLING,
-            rules.Phase.DECLARING,
-            rules.Phase.PLAYING,
-        ):
-            if state.phase is rules.Phase.PLAYING and rng.random() < 0.25:
-                out.append(state)
-            seat = state.turn
-            assert seat is not None
-            state = rules.apply(state, choose_action(state, seat, level="easy"))
-    return out
+    """States in the card play of deals bid and played by easy bots."""
+
+    def easy(state: rules.State, _rng: random.Random) -> dict[str, Any]:
+        assert state.turn is not None
+        return choose_action(state, state.turn, level="easy")
+
+    return card_play_positions(seed, count, 0.25, easy)
 
 
 def test_weighted_samples_never_contradict_the_memory() -> None:

@@ -14,6 +14,7 @@ from games.bots.memory import remember
 from games.bots.sampling import sample_hands
 from games.rules.cards import CARD_STR, cards_of
 from tests.bots.deals import play_match
+from tests.bots.positions import card_play_positions, without_sawa
 from tests.rules.playout import card_strings, public_cards
 
 # A small budget keeps the strong bot's search short in tests.
@@ -98,25 +99,15 @@ def test_the_decision_function_never_receives_another_seats_cards(
 
 
 def _random_positions(seed: int, count: int) -> list[rules.State]:
-    """States in the card play of random deals played by normal bots."""
-    rng = random.Random(seed)
-    out: list[rules.State] = []
-    while len(out) < count:
-        state = rules.start_deal(rules.new_match(dealer=rng.randint(1, 4)), rules.random_deck(rng))
-        while state.phase in (
-            rules.Phase.BIDDING,
-            rules.Phase.DOUBLING,
-            rules.Phase.DECLARING,
-            rules.Phase.PLAYING,
-        ):
-            if state.phase is rules.Phase.PLAYING and rng.random() < 0.3:
-                out.append(state)
-            seat = state.turn
-            assert seat is not None
-            actions = [a for a in rules.legal_actions(state) if not a.get("sawa")]
-            action = rng.choice(actions) if rng.random() < 0.5 else choose_action(state, seat)
-            state = rules.apply(state, action if action in actions else rng.choice(actions))
-    return out
+    """States in the card play of deals played half at random, half by normal bots."""
+
+    def mixed(state: rules.State, rng: random.Random) -> dict[str, Any]:
+        assert state.turn is not None
+        actions = without_sawa(state)
+        action = rng.choice(actions) if rng.random() < 0.5 else choose_action(state, state.turn)
+        return action if action in actions else rng.choice(actions)
+
+    return card_play_positions(seed, count, 0.3, mixed)
 
 
 def test_the_memory_never_contradicts_the_real_hands() -> None:

@@ -3,30 +3,23 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from games import rules
 from games.bots import playout
 from games.rules import solver
+from tests.bots.positions import card_play_positions, without_sawa
 
 
 def _positions(seed: int, count: int) -> list[rules.State]:
-    """States in the card play of random deals with random legal play."""
-    rng = random.Random(seed)
-    out: list[rules.State] = []
-    while len(out) < count:
-        state = rules.start_deal(rules.new_match(dealer=rng.randint(1, 4)), rules.random_deck(rng))
-        while state.phase in (
-            rules.Phase.BIDDING,
-            rules.Phase.DOUBLING,
-            rules.Phase.DECLARING,
-            rules.Phase.PLAYING,
-        ):
-            if state.phase is rules.Phase.PLAYING and rng.random() < 0.2:
-                out.append(state)
-            actions = [a for a in rules.legal_actions(state) if not a.get("sawa")]
-            bids = [a for a in actions if a.get("bid") in ("hokum", "sun")]
-            state = rules.apply(state, rng.choice(bids or actions))
-    return out
+    """States in the card play of random deals with random legal play (contracts preferred)."""
+
+    def random_play(state: rules.State, rng: random.Random) -> dict[str, Any]:
+        actions = without_sawa(state)
+        bids = [a for a in actions if a.get("bid") in ("hokum", "sun")]
+        return rng.choice(bids or actions)
+
+    return card_play_positions(seed, count, 0.2, random_play)
 
 
 def test_every_heuristic_card_is_legal_and_playouts_take_every_point() -> None:
