@@ -28,6 +28,7 @@ from games.rules.cards import (
     TRUMP_BEST,
     TRUMP_STRENGTH,
     cards_of,
+    trick_result,
 )
 from games.rules.scoring import LAST_TRICK_BONUS
 
@@ -56,6 +57,18 @@ def trick_winner(trick: Sequence[tuple[int, int]], trump: int) -> tuple[int, int
     return seat, best
 
 
+def take_trick(
+    trick: Sequence[tuple[int, int]], hands: Sequence[int], trump: int, taken: list[int]
+) -> int:
+    """Credit a complete trick to its winner's team in ``taken`` (A, B), with the
+    last trick's 10 once the hands are empty; returns the winning seat."""
+    winner, gain = trick_result(tuple(trick), trump)
+    if not hands[winner - 1]:
+        gain += LAST_TRICK_BONUS
+    taken[(winner - 1) % 2] += gain
+    return winner
+
+
 def play_out(
     hands: Sequence[int],
     trick: Sequence[tuple[int, int]],
@@ -69,7 +82,6 @@ def play_out(
     and solved exactly at the end."""
     hands = list(hands)
     trick = list(trick)
-    points = POINTS_BY_TRUMP[trump + 1]
     taken = [0, 0]
     while True:
         if not trick:
@@ -85,13 +97,8 @@ def play_out(
         hands[turn - 1] &= ~(1 << card)
         trick.append((turn, card))
         if len(trick) == 4:
-            winner, _ = trick_winner(trick, trump)
-            gain = sum(points[c] for _, c in trick)
-            if not hands[winner - 1]:
-                gain += LAST_TRICK_BONUS
-            taken[(winner - 1) % 2] += gain
+            turn = take_trick(trick, hands, trump, taken)
             trick = []
-            turn = winner
         else:
             turn = turn % 4 + 1
 

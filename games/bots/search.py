@@ -17,13 +17,12 @@ from collections.abc import Callable
 from typing import Any
 
 from games.rules import solver
-from games.rules.cards import CARD_OF, POINTS_BY_TRUMP
+from games.rules.cards import CARD_OF
 from games.rules.projects import VALUES as PROJECT_VALUES
-from games.rules.scoring import LAST_TRICK_BONUS
 
 from .hand import points, power, suit
 from .memory import Memory
-from .playout import play_out, trick_winner
+from .playout import play_out, take_trick
 from .sampling import sample_hands
 
 View = dict[str, Any]
@@ -142,7 +141,6 @@ def best_card_by_playout(
         if hands is None:
             break
         pos = position(view, memory, hands)
-        points = POINTS_BY_TRUMP[pos.trump + 1]
         values: dict[str, float] = {}
         for card in tried:
             if time.perf_counter() > deadline:
@@ -154,13 +152,8 @@ def best_card_by_playout(
             taken = [0, 0]
             turn = seat % 4 + 1
             if len(trick) == 4:
-                winner, _ = trick_winner(trick, pos.trump)
-                gain = sum(points[x] for _, x in trick)
-                if not masks[winner - 1]:
-                    gain += LAST_TRICK_BONUS
-                taken[(winner - 1) % 2] += gain
+                turn = take_trick(trick, masks, pos.trump, taken)
                 trick = []
-                turn = winner
             rest = play_out(masks, trick, turn, pos.trump, pos.lock, bidder)
             values[card] = score((taken[0] + rest[0], taken[1] + rest[1]))
         if len(values) < len(tried):
