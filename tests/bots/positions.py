@@ -1,4 +1,4 @@
-"""Card-play positions for the bot tests: seeded deals played by a given chooser."""
+"""Helpers of the bot tests: seeded card-play positions, and checks of guessed hands."""
 
 from __future__ import annotations
 
@@ -33,3 +33,14 @@ def card_play_positions(seed: int, count: int, share: float, choose: Chooser) ->
 def without_sawa(state: rules.State) -> list[dict[str, Any]]:
     """The legal actions but a Sawa claim, which would end the deal at once."""
     return [a for a in rules.legal_actions(state) if not a.get("sawa")]
+
+
+def assert_sample_fits(hands: dict[int, list[str]], memory: Any) -> None:
+    """Guessed ``hands`` deal exactly the unseen cards, each seat its count, its
+    known cards and none it cannot hold."""
+    dealt = [c for cards in hands.values() for c in cards]
+    assert sorted(dealt) == sorted(memory.unseen)
+    for other, cards in hands.items():
+        assert len(cards) == memory.counts[other]
+        assert memory.known[other] <= set(cards)
+        assert all(memory.may_hold(other, c) for c in cards)

@@ -8,7 +8,7 @@ from typing import Any
 from games import rules
 from games.bots import choose_action, inference
 from games.bots.memory import remember
-from tests.bots.positions import card_play_positions
+from tests.bots.positions import assert_sample_fits, card_play_positions
 
 
 def _positions(seed: int, count: int) -> list[rules.State]:
@@ -36,12 +36,8 @@ def test_weighted_samples_never_contradict_the_memory() -> None:
         for _ in range(3):
             hands = inference.sample(memory, evidence, history["faceup"], rng)
             assert hands is not None
-            dealt = [c for cards in hands.values() for c in cards]
-            assert sorted(dealt) == sorted(memory.unseen)
-            for other, cards in hands.items():
-                assert len(cards) == memory.counts[other]
-                assert memory.known[other] <= set(cards)
-                assert all(memory.may_hold(other, c) for c in cards)
+            assert_sample_fits(hands, memory)
+            for cards in hands.values():
                 assert not set(cards) & memory.played
     assert with_evidence > 100
 

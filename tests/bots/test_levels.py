@@ -14,7 +14,7 @@ from games.bots.memory import remember
 from games.bots.sampling import sample_hands
 from games.rules.cards import CARD_STR, cards_of
 from tests.bots.deals import play_match
-from tests.bots.positions import card_play_positions, without_sawa
+from tests.bots.positions import assert_sample_fits, card_play_positions, without_sawa
 from tests.rules.playout import card_strings, public_cards
 
 # A small budget keeps the strong bot's search short in tests.
@@ -140,9 +140,4 @@ def test_samples_deal_every_unseen_card_and_respect_the_memory() -> None:
         for _ in range(3):
             hands = sample_hands(memory, rng)
             assert hands is not None
-            dealt = [c for cards in hands.values() for c in cards]
-            assert sorted(dealt) == sorted(memory.unseen)
-            for other, cards in hands.items():
-                assert len(cards) == memory.counts[other]
-                assert memory.known[other] <= set(cards)
-                assert all(memory.may_hold(other, c) for c in cards)
+            assert_sample_fits(hands, memory)
