@@ -33,9 +33,6 @@ PLAYOUT_SAMPLES = 48
 # Playouts per decision at most (deals times distinct cards): the first
 # tricks, with many cards to try, take fewer deals.
 PLAYOUTS = 200
-# How much less strength the strong bot's Hokum and Sun bids need than the
-# others' (``bidding.bid``).
-BOLDNESS = 1.5
 # Leave a margin of the budget for building the answer and for the caller.
 BUDGET_SHARE = 0.8
 
