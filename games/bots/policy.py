@@ -6,9 +6,9 @@ exactly on a few deals fitting that memory), both bidding, calling and
 declaring by the heuristics, and ``strong`` (a determinized search at every
 card: deals guessed from the memory and the bidding, each card played out
 on them, ``strong``; its bids, calls and declarations are the heuristics'
-checked on guessed whole deals, ``strong_auction``). ``choose_action`` hands ``decide`` only
-``rules.view_for(state, seat)`` and ``rules.public_history(state)``: never
-another seat's cards.
+checked on guessed whole deals, ``strong_auction``). ``choose_action``
+hands ``decide`` only ``rules.view_for(state, seat)`` and
+``rules.public_history(state)``: never another seat's cards.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """The ``strong`` bot's card play: a determinized search at every card.
 
+(Its bids, multiplier calls and declarations are the heuristics' checked by
+the same kind of search over guessed whole deals: ``strong_auction``.)
+
 The bot deals the unseen cards to the other seats a fixed number of times,
 each deal consistent with everything it knows (``memory``, ``sampling``)
 and likely given the bids (``inference``). With ``SOLVE_FROM`` cards or

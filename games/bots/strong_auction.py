@@ -28,11 +28,14 @@ Double by a hand near the heuristic's, when the defenders win
 ``CALL_CONFIDENCE`` of the guesses and gain ``CALL_MARGIN`` a deal.
 
 Declaring (D18-D21a): projects only count for the team showing the best
-one (D20), so declaring more never costs points; what it costs is Baloot
-when a project uses the trump K or Q, and the cards shown to the others.
+one (D20), so an undoubled defender never loses points by declaring more;
+but a defeated bidder's projects go to the defenders (D23), a doubled
+loser's to the winner (D24), a project using the trump K or Q gives up
+Baloot, and every project shows cards to the others.
 Each valid declaration list is scored on the guessed deals (one playout
 each, the declarations changing only the scoring), less ``REVEAL_COST`` per
-card shown; the best wins, the heuristic's on a tie.
+card shown, which stands for what the others learn (the playouts are open
+and cannot price it); the best wins, the heuristic's on a tie.
 
 The number of guesses fixes the work; the time budget only cuts it short in
 an emergency, and with too few guesses the heuristic's choice stands.

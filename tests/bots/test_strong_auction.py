@@ -15,6 +15,7 @@ from games.bots import choose_action, forecast, inference, policy
 from games.bots.bidding import SUN_BID
 from games.bots.hand import sun_strength
 from games.rules.cards import CARD_OF, cards_of
+from games.rules.projects import declaration_options
 from tests.bots.deals import act, deal
 
 # Seat 1's first five cards are two aces and three kings: the bold heuristic
@@ -154,3 +155,38 @@ def test_the_bidding_guess_reads_a_pass_on_the_five_cards_it_was_made_with() -> 
         held = [*forecast.cards(guess.five[0]), view["faceup"]]
         unweighted += sun_strength(held) >= SUN_BID
     assert strong_passer < unweighted / 2
+
+
+def test_declaring_more_is_a_real_choice_for_the_bidders_only() -> None:
+    # D20: projects count only for the team with the best one, so an undoubled
+    # defender never loses by declaring more. A bidder can: a defeat hands
+    # its projects to the defenders (D23), so the declarations are worth judging.
+    rng = random.Random(23)
+    compared = 0
+    bidder_lost = 0
+    while compared < 300:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        hands = tuple(sum(1 << c for c in deck[8 * s : 8 * s + 8]) for s in range(4))
+        sun = rng.random() < 0.5
+        game = forecast.Deal("sun" if sun else "hokum", -1 if sun else rng.randrange(4), 1, 1)
+        seat = rng.randint(1, 4)
+        if forecast.baloot_cards(hands[seat - 1], game):
+            continue
+        options = declaration_options(hands[seat - 1], sun)
+        if len(options) < 2:
+            continue
+        taken = (rng.randint(0, 162), rng.randint(0, 162))
+        others = {s: forecast.best_declaration(hands[s - 1], game) for s in (1, 2, 3, 4)}
+        team = (seat - 1) % 2
+        for fewer in options:
+            for more in options:
+                if set(fewer) < set(more):
+                    low = forecast.score(hands, game, team, {**others, seat: fewer}, taken)
+                    high = forecast.score(hands, game, team, {**others, seat: more}, taken)
+                    if team == 1:
+                        assert high >= low
+                    else:
+                        bidder_lost += high < low
+                    compared += 1
+    assert bidder_lost > 0
