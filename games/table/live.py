@@ -163,9 +163,9 @@ def draw(reading: MatchReading, user: Any, *, invite: str = "", language: str) -
             made = drawn(part, context)
             parts[made.name] = made.html
             digests[made.name] = made.digest
-            for sub_name, html, sub_digest in made.inner:
-                inner[sub_name] = (html, made.name)
-                digests[sub_name] = sub_digest
+            for sub in made.inner:
+                inner[sub.name] = (sub.html, made.name)
+                digests[sub.name] = sub.digest
     table = context.get("t")
     css_class = "table-region"
     if table is not None:

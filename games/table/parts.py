@@ -27,7 +27,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.conf import settings
@@ -56,13 +56,22 @@ def digest(text: str) -> str:
 
 @dataclass(frozen=True)
 class DrawnPart:
-    """One part as drawn: its id, its HTML, and its digest with its own parts left out."""
+    """One part as drawn: its id, its HTML and its digest, with the parts inside it apart."""
 
     name: str
-    html: str
+    # The HTML with a SUB_PLACE where each part inside it stands.
+    shell: str
+    # The digest of the shell: a change inside an inner part leaves it alone.
     digest: str
-    # Each part inside it: id, HTML and digest.
-    inner: tuple[tuple[str, str, str], ...]
+    inner: tuple[DrawnPart, ...] = ()
+
+    @property
+    def html(self) -> str:
+        """The part's whole HTML, the parts inside it in place."""
+        html = self.shell
+        for sub in self.inner:
+            html = html.replace(SUB_PLACE.format(sub.name), sub.html, 1)
+        return html
 
 
 @dataclass(frozen=True)
@@ -71,12 +80,16 @@ class Part:
 
     ``reads`` returns those values, as the partial's whole context, or None
     when the part needs the whole region's context and is drawn every time.
+    ``inner`` are the parts drawn inside it, in the order the partial has
+    them between ``<!--sub-->`` marks: each is drawn from its own values, so
+    the outer part's values leave them out.
     """
 
     partial: str
     reads: Callable[[Context], Context | None]
     # For a seat's part: the chair it draws, as placed around the viewer.
     position: str = ""
+    inner: tuple[Part, ...] = ()
 
 
 def _part_id(html: str) -> str:
@@ -88,19 +101,14 @@ def _part_id(html: str) -> str:
 
 
 def cut(html: str) -> DrawnPart:
-    """A rendered part made ready to send: indentation dropped, inner parts found, digested."""
+    """A rendered part made ready to send: indentation dropped, inner parts apart, digested."""
     # The templates' indentation costs bytes in every push, not pixels.
     html = INDENTATION.sub(" ", html).strip()
-    subs = tuple(
-        (_part_id(sub), sub.strip(), digest(sub.strip())) for sub in SUB_PART.findall(html)
+    inner = tuple(
+        DrawnPart(_part_id(sub), sub.strip(), digest(sub.strip())) for sub in SUB_PART.findall(html)
     )
     shell = SUB_PART.sub(lambda found: SUB_PLACE.format(_part_id(found.group(1))), html)
-    return DrawnPart(
-        name=_part_id(html),
-        html=SUB_PART.sub(lambda found: found.group(1).strip(), html),
-        digest=digest(shell),
-        inner=subs,
-    )
+    return DrawnPart(name=_part_id(shell), shell=shell, digest=digest(shell), inner=inner)
 
 
 def render_partial(partial: str, context: Context) -> str:
@@ -111,13 +119,36 @@ def render_partial(partial: str, context: Context) -> str:
 # --- What each partial reads ------------------------------------------------
 
 
+# What a seat shows. Not whose turn it is (the region's class marks that) nor
+# the card it played (the trick shows it): a seat is drawn again when the
+# turn moves on or a trick is gathered only if something it shows changed.
+SEAT_SHOWS = (
+    "position",
+    "name",
+    "team",
+    "is_bot",
+    "away",
+    "is_me",
+    "is_partner",
+    "count",
+    "backs",
+    "is_dealer",
+    "is_leader",
+    "bid",
+    "declarations",
+    "baloot",
+    "ring_ms",
+    "ring_total_ms",
+)
+
+
 def _seat(position: str) -> Callable[[Context], Context]:
     def reads(context: Context) -> Context:
         t = context["t"]
         seat = t.seats[position]
-        # The ring's seconds are read only for the seat that has a ring.
         return {
-            "seat": seat,
+            "seat": {name: getattr(seat, name) for name in SEAT_SHOWS},
+            # The ring's seconds are read only for the seat that has a ring.
             "t": {"seconds_left": t.seconds_left if seat.ring_ms is not None else None},
         }
 
@@ -143,10 +174,6 @@ def _scoreboard(context: Context) -> Context:
         "score_us",
         "score_them",
         "contract",
-        "my_turn",
-        "status",
-        "seconds_left",
-        "ms_left",
         "phase",
         "tricks_us",
         "tricks_them",
@@ -156,21 +183,25 @@ def _scoreboard(context: Context) -> Context:
     return {"t": {name: getattr(t, name) for name in names}}
 
 
+def _turn(context: Context) -> Context:
+    t = context["t"]
+    names = ("status", "my_turn", "seconds_left", "ms_left")
+    return {"t": {name: getattr(t, name) for name in names}}
+
+
 def _center(context: Context) -> Context:
     t = context["t"]
-    names = (
-        "faceup",
-        "trick",
-        "trick_done",
-        "trick_key",
-        "trick_winner_position",
-        "last_trick_winner",
-        "phase",
-        "my_turn",
-        "turn_name",
-        "timer_notice",
-    )
-    return {"t": {name: getattr(t, name) for name in names}}
+    shown: Context = {"faceup": t.faceup, "trick": t.trick, "timer_notice": t.timer_notice}
+    if not t.trick:
+        if t.trick_done:
+            names = ("trick_done", "trick_key", "trick_winner_position", "last_trick_winner")
+            shown.update((name, getattr(t, name)) for name in names)
+        # Whose lead it is shows only between tricks, while playing: elsewhere
+        # the turn moving on leaves the centre alone.
+        shown["phase"] = t.phase
+        if t.phase == "playing":
+            shown.update(my_turn=t.my_turn, turn_name=t.turn_name)
+    return {"t": shown}
 
 
 def _controls(context: Context) -> Context:
@@ -194,8 +225,11 @@ def _hand(context: Context) -> Context:
     t = context["t"]
     if not t.hand:
         return {"t": {}}
+    # The turn and the phase matter together only: a card that may not be
+    # played is a disabled button on the viewer's turn to play, a picture otherwise.
+    playing = t.my_turn and t.phase == "playing"
     return {
-        "t": {"hand": t.hand, "my_turn": t.my_turn, "phase": t.phase},
+        "t": {"hand": t.hand, "my_turn": playing, "phase": "playing" if playing else ""},
         "urls": {"act": context["urls"]["act"]},
     }
 
@@ -261,7 +295,8 @@ def _whole(context: Context) -> None:
 # In the order they stand in the region.
 TABLE_PARTS = (
     Part("match-over", _match_over),
-    Part("scoreboard", _scoreboard),
+    # The status line changes with every move, the rest of the bar seldom.
+    Part("scoreboard", _scoreboard, inner=(Part("turn", _turn),)),
     Part("seat", _seat("top"), "top"),
     Part("seat", _seat("left"), "left"),
     Part("center", _center),
@@ -314,6 +349,14 @@ def forget() -> None:
 
 def drawn(part: Part, context: Context) -> DrawnPart:
     """``part`` of the region whose context is ``context``, in the active language."""
+    made = _drawn_alone(part, context)
+    if part.inner:
+        made = replace(made, inner=tuple(drawn(sub, context) for sub in part.inner))
+    return made
+
+
+def _drawn_alone(part: Part, context: Context) -> DrawnPart:
+    """``part`` drawn or found kept; the parts inside it, if it names any, not yet drawn."""
     values = part.reads(context)
     if values is None:
         return cut(render_partial(part.partial, context))
