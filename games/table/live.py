@@ -28,8 +28,6 @@ announcing it costs no query at all.
 
 from __future__ import annotations
 
-import hashlib
-import re
 import threading
 import time
 from collections import Counter, deque
@@ -47,29 +45,17 @@ from django.utils.safestring import mark_safe
 from games.match.access import invite_matches, is_member, seat_of
 from games.match.broadcast import Notice, listen
 from games.match.models import Match
+from games.table.parts import digest, drawn, parts_of
 from games.table.render import TEMPLATE, MatchReading, read_match, reading_of, table_context
 
-# Parts are drawn in one pass and cut apart at this mark.
-PART_BREAK = "<!--part-->"
 # Where a form's CSRF field goes; filled in only for an HTTP answer.
 CSRF_MARK = "<!--csrf-->"
-# Runs of whitespace, which HTML shows as one space (the parts hold no <pre>).
-INDENTATION = re.compile(r"[ \t\r\n]{2,}")
-PART_ID = re.compile(r'\s*<[a-z]+\b[^>]*?\sid="([^"]+)"')
-# A part inside a part, and where it stood in its outer part's digest.
-SUB_PART = re.compile(r"<!--sub-->(.*?)<!--/sub-->", re.S)
-SUB_PLACE = "<!--sub:{}-->"
 # A picture drawn longer ago than this is drawn again before being sent
 # whole, so that the countdown it carries is current.
 FRESH_SECONDS = 1.0
 # Announcements of seat changes remembered per match, to tell one already
 # read from a new one.
 REVISIONS_KEPT = 64
-
-
-def digest(text: str) -> str:
-    """A short digest of ``text``, to compare parts and pictures."""
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -154,14 +140,6 @@ class Picture:
         return self.marker(base=sent.view) + "".join(frames).replace(CSRF_MARK, "")
 
 
-def _part_id(html: str) -> str:
-    """The id of the element a part is; raises ValueError when it has none."""
-    found = PART_ID.match(html)
-    if found is None:
-        raise ValueError(f"a part of the table without an id: {html[:80]!r}")
-    return found.group(1)
-
-
 def _out_of_band(name: str, html: str) -> str:
     return html.replace(f'id="{name}"', f'id="{name}" hx-swap-oob="morph"', 1)
 
@@ -172,27 +150,22 @@ def draw(reading: MatchReading, user: Any, *, invite: str = "", language: str) -
     The context is built in the viewer's language too: the display layer
     translates its labels and status lines as it builds them, so a picture
     drawn for one viewer in a process whose active language is another's
-    must not pick up that other language.
+    must not pick up that other language. Each part is drawn once per
+    distinct set of the values it reads (``games.table.parts``).
     """
-    with translation.override(language):
-        context = table_context(reading, user, invite=invite)
-        context["csrf_field"] = mark_safe(CSRF_MARK)
-        drawn = render_to_string(f"{TEMPLATE}#parts", context)
     parts: dict[str, str] = {}
     digests: dict[str, str] = {}
     inner: dict[str, tuple[str, str]] = {}
-    for chunk in drawn.split(PART_BREAK):
-        # The templates' indentation costs bytes in every push, not pixels.
-        chunk = INDENTATION.sub(" ", chunk).strip()
-        if chunk:
-            name = _part_id(chunk)
-            subs = [(_part_id(sub), sub.strip()) for sub in SUB_PART.findall(chunk)]
-            shell = SUB_PART.sub(lambda found: SUB_PLACE.format(_part_id(found.group(1))), chunk)
-            parts[name] = SUB_PART.sub(lambda found: found.group(1).strip(), chunk)
-            digests[name] = digest(shell)
-            for sub_name, html in subs:
-                inner[sub_name] = (html, name)
-                digests[sub_name] = digest(html)
+    with translation.override(language):
+        context = table_context(reading, user, invite=invite)
+        context["csrf_field"] = mark_safe(CSRF_MARK)
+        for part in parts_of(context):
+            made = drawn(part, context)
+            parts[made.name] = made.html
+            digests[made.name] = made.digest
+            for sub in made.inner:
+                inner[sub.name] = (sub.html, made.name)
+                digests[sub.name] = sub.digest
     table = context.get("t")
     css_class = "table-region"
     if table is not None:

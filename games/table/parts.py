@@ -1,0 +1,379 @@
+"""The parts of the table region, each drawn once per distinct set of the values it reads.
+
+The live table is drawn again for every viewer at every move, yet most of
+its parts (the side panels, three of the four seats, often the controls) are
+the same as at the move before, or the same as another viewer's. Each part
+here names the partial of ``games/table.html`` that draws it and a function
+picking, from the region's context, exactly the values that partial reads.
+The partial is rendered with those values alone, so they are the whole of
+its input: the same values give the same part, which is kept per process
+(the least recently used dropped first) and reused by every later picture,
+whatever the viewer. A value the partial reads but the function forgets
+does not go stale unnoticed: it is missing from every rendering, which
+``tests/table/test_parts.py`` catches by comparing each part with the
+partial rendered from the whole context.
+
+Values are compared by their ``repr``; one that shows an object's address
+(a lazy translation, a model instance) cannot be compared, so its part is
+drawn every time. With DEBUG on nothing is kept, so that an edited template
+shows at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.conf import settings
+from django.template.loader import get_template
+from django.utils import translation
+
+from games.table.render import TEMPLATE
+
+# Runs of whitespace, which HTML shows as one space (the parts hold no <pre>).
+INDENTATION = re.compile(r"[ \t\r\n]{2,}")
+PART_ID = re.compile(r'\s*<[a-z]+\b[^>]*?\sid="([^"]+)"')
+# A part inside a part, and where it stood in its outer part's digest.
+SUB_PART = re.compile(r"<!--sub-->(.*?)<!--/sub-->", re.S)
+SUB_PLACE = "<!--sub:{}-->"
+# Parts kept per process: a few per seat and panel of every match this
+# process's sockets watch.
+KEPT = 20_000
+
+Context = dict[str, Any]
+
+
+def digest(text: str) -> str:
+    """A short digest of ``text``, to compare parts and pictures."""
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+@dataclass(frozen=True)
+class DrawnPart:
+    """One part as drawn: its id, its HTML and its digest, with the parts inside it apart."""
+
+    name: str
+    # The HTML with a SUB_PLACE where each part inside it stands.
+    shell: str
+    # The digest of the shell: a change inside an inner part leaves it alone.
+    digest: str
+    inner: tuple[DrawnPart, ...] = ()
+
+    @property
+    def html(self) -> str:
+        """The part's whole HTML, the parts inside it in place."""
+        html = self.shell
+        for sub in self.inner:
+            html = html.replace(SUB_PLACE.format(sub.name), sub.html, 1)
+        return html
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of the region: the partial that draws it and the values that partial reads.
+
+    ``reads`` returns those values, as the partial's whole context, or None
+    when the part needs the whole region's context and is drawn every time.
+    ``inner`` are the parts drawn inside it, in the order the partial has
+    them between ``<!--sub-->`` marks: each is drawn from its own values, so
+    the outer part's values leave them out.
+    """
+
+    partial: str
+    reads: Callable[[Context], Context | None]
+    # For a seat's part: the chair it draws, as placed around the viewer.
+    position: str = ""
+    inner: tuple[Part, ...] = ()
+
+
+def _part_id(html: str) -> str:
+    """The id of the element a part is; raises ValueError when it has none."""
+    found = PART_ID.match(html)
+    if found is None:
+        raise ValueError(f"a part of the table without an id: {html[:80]!r}")
+    return found.group(1)
+
+
+def cut(html: str) -> DrawnPart:
+    """A rendered part made ready to send: indentation dropped, inner parts apart, digested."""
+    # The templates' indentation costs bytes in every push, not pixels.
+    html = INDENTATION.sub(" ", html).strip()
+    inner = tuple(
+        DrawnPart(_part_id(sub), sub.strip(), digest(sub.strip())) for sub in SUB_PART.findall(html)
+    )
+    shell = SUB_PART.sub(lambda found: SUB_PLACE.format(_part_id(found.group(1))), html)
+    return DrawnPart(name=_part_id(shell), shell=shell, digest=digest(shell), inner=inner)
+
+
+def render_partial(partial: str, context: Context) -> str:
+    """The partial ``partial`` of the table template rendered with ``context`` alone."""
+    return get_template(f"{TEMPLATE}#{partial}").render(context)
+
+
+# --- What each partial reads ------------------------------------------------
+
+
+# What a seat shows. Not whose turn it is (the region's class marks that) nor
+# the card it played (the trick shows it): a seat is drawn again when the
+# turn moves on or a trick is gathered only if something it shows changed.
+SEAT_SHOWS = (
+    "position",
+    "name",
+    "team",
+    "is_bot",
+    "away",
+    "is_me",
+    "is_partner",
+    "count",
+    "backs",
+    "is_dealer",
+    "is_leader",
+    "bid",
+    "declarations",
+    "baloot",
+    "ring_ms",
+    "ring_total_ms",
+)
+
+
+def _seat(position: str) -> Callable[[Context], Context]:
+    def reads(context: Context) -> Context:
+        t = context["t"]
+        seat = t.seats[position]
+        return {
+            "seat": {name: getattr(seat, name) for name in SEAT_SHOWS},
+            # The ring's seconds are read only for the seat that has a ring.
+            "t": {"seconds_left": t.seconds_left if seat.ring_ms is not None else None},
+        }
+
+    return reads
+
+
+def _match_over(context: Context) -> Context:
+    t = context["t"]
+    if not t.match_over:
+        return {"t": {"match_over": False}}
+    fields = ("match_over", "me", "winner", "we_won", "us_label", "them_label")
+    return {
+        "t": {name: getattr(t, name) for name in (*fields, "score_us", "score_them")},
+        "urls": {"lobby": context["urls"]["lobby"], "history": context["urls"]["history"]},
+    }
+
+
+def _scoreboard(context: Context) -> Context:
+    t = context["t"]
+    names = (
+        "us_label",
+        "them_label",
+        "score_us",
+        "score_them",
+        "contract",
+        "phase",
+        "tricks_us",
+        "tricks_them",
+        "points_us",
+        "points_them",
+    )
+    return {"t": {name: getattr(t, name) for name in names}}
+
+
+def _turn(context: Context) -> Context:
+    t = context["t"]
+    names = ("status", "my_turn", "seconds_left", "ms_left")
+    return {"t": {name: getattr(t, name) for name in names}}
+
+
+def _center(context: Context) -> Context:
+    t = context["t"]
+    shown: Context = {"faceup": t.faceup, "trick": t.trick, "timer_notice": t.timer_notice}
+    if not t.trick:
+        if t.trick_done:
+            names = ("trick_done", "trick_key", "trick_winner_position", "last_trick_winner")
+            shown.update((name, getattr(t, name)) for name in names)
+        # Whose lead it is shows only between tricks, while playing: elsewhere
+        # the turn moving on leaves the centre alone.
+        shown["phase"] = t.phase
+        if t.phase == "playing":
+            shown.update(my_turn=t.my_turn, turn_name=t.turn_name)
+    return {"t": shown}
+
+
+def _controls(context: Context) -> Context:
+    t = context["t"]
+    names = (
+        "bid_buttons",
+        "trump_buttons",
+        "call_groups",
+        "call_buttons",
+        "declare_buttons",
+        "sawa_button",
+        "has_baloot",
+    )
+    shown = {name: getattr(t, name) for name in names}
+    if not any(shown.values()):
+        return {"t": {}}
+    return {"t": shown, "urls": {"act": context["urls"]["act"]}}
+
+
+def _hand(context: Context) -> Context:
+    t = context["t"]
+    if not t.hand:
+        return {"t": {}}
+    # The turn and the phase matter together only: a card that may not be
+    # played is a disabled button on the viewer's turn to play, a picture otherwise.
+    playing = t.my_turn and t.phase == "playing"
+    return {
+        "t": {"hand": t.hand, "my_turn": playing, "phase": "playing" if playing else ""},
+        "urls": {"act": context["urls"]["act"]},
+    }
+
+
+def _seat_actions(context: Context) -> Context:
+    mine = context["my_seat"]
+    if mine is None or context["t"].match_over:
+        return {"my_seat": None}
+    urls = context["urls"]
+    return {
+        "my_seat": {"number": mine.number, "away": mine.away},
+        "t": {"match_over": False},
+        "urls": {name: urls[name] for name in ("back", "leave", "lobby")},
+        "csrf_field": context["csrf_field"],
+    }
+
+
+def _commitment(context: Context) -> Context:
+    return {"current_deal": context["current_deal"]}
+
+
+def _deal_log(context: Context) -> Context:
+    t = context["t"]
+    return {"t": {"bids": t.bids, "calls": t.calls}}
+
+
+def _last_trick(context: Context) -> Context:
+    t = context["t"]
+    # Only the name and the card are shown, not where the viewer sees the seat:
+    # every viewer shares one drawing.
+    cards = [{"name": played.name, "face": played.face} for played in t.last_trick]
+    return {"t": {"last_trick": cards, "last_trick_winner": t.last_trick_winner}}
+
+
+def _result(context: Context) -> Context:
+    t = context["t"]
+    if not t.result:
+        return {"t": {}}
+    names = (
+        "result",
+        "phase",
+        "match_over",
+        "us_label",
+        "them_label",
+        "sawa_name",
+        "sawa_cards",
+        "redeal_name",
+        "redeal_cards",
+    )
+    return {"t": {name: getattr(t, name) for name in names}}
+
+
+def _sheet(context: Context) -> Context:
+    t = context["t"]
+    names = ("sheet", "match_over", "us_label", "them_label")
+    return {"t": {name: getattr(t, name) for name in names}}
+
+
+def _whole(context: Context) -> None:
+    return None
+
+
+# In the order they stand in the region.
+TABLE_PARTS = (
+    Part("match-over", _match_over),
+    # The status line changes with every move, the rest of the bar seldom.
+    Part("scoreboard", _scoreboard, inner=(Part("turn", _turn),)),
+    Part("seat", _seat("top"), "top"),
+    Part("seat", _seat("left"), "left"),
+    Part("center", _center),
+    Part("seat", _seat("right"), "right"),
+    Part("seat", _seat("bottom"), "bottom"),
+    Part("controls", _controls),
+    Part("hand", _hand),
+    Part("seat-actions", _seat_actions),
+    Part("commitment", _commitment),
+    Part("deal-log", _deal_log),
+    Part("last-trick", _last_trick),
+    Part("result", _result),
+    Part("sheet", _sheet),
+)
+WAITING_PARTS = (Part("waiting", _whole),)
+
+
+def parts_of(context: Context) -> tuple[Part, ...]:
+    """The parts of the region the context ``context`` draws (none for a stopped match)."""
+    if context.get("waiting"):
+        return WAITING_PARTS
+    if context.get("t"):
+        return TABLE_PARTS
+    return ()
+
+
+# --- Kept parts -------------------------------------------------------------
+
+_lock = threading.Lock()
+_kept: OrderedDict[tuple[str, str, str], DrawnPart] = OrderedDict()
+_enabled = True
+
+
+@contextmanager
+def keeping_disabled() -> Iterator[None]:
+    """Draw every part afresh while inside (for the tests that compare)."""
+    global _enabled
+    _enabled = False
+    try:
+        yield
+    finally:
+        _enabled = True
+
+
+def forget() -> None:
+    """Drop every kept part."""
+    with _lock:
+        _kept.clear()
+
+
+def drawn(part: Part, context: Context) -> DrawnPart:
+    """``part`` of the region whose context is ``context``, in the active language."""
+    made = _drawn_alone(part, context)
+    if part.inner:
+        made = replace(made, inner=tuple(drawn(sub, context) for sub in part.inner))
+    return made
+
+
+def _drawn_alone(part: Part, context: Context) -> DrawnPart:
+    """``part`` drawn or found kept; the parts inside it, if it names any, not yet drawn."""
+    values = part.reads(context)
+    if values is None:
+        return cut(render_partial(part.partial, context))
+    if settings.DEBUG or not _enabled:
+        return cut(render_partial(part.partial, values))
+    shown = repr(values)
+    if " at 0x" in shown:
+        return cut(render_partial(part.partial, values))
+    key = (part.partial, translation.get_language() or "", shown)
+    with _lock:
+        found = _kept.get(key)
+        if found is not None:
+            _kept.move_to_end(key)
+            return found
+    made = cut(render_partial(part.partial, values))
+    with _lock:
+        _kept[key] = made
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    return made

@@ -1,0 +1,139 @@
+"""Each part of the table, drawn from only the values it reads and kept once drawn
+(``games.table.parts``), is exactly the partial rendered from the whole region's context.
+
+A part whose ``reads`` forgot a value the partial uses would draw without it,
+and a kept part whose values were compared too coarsely would go stale.
+Whole matches are played here with random legal actions and, at every event,
+each seat's and a spectator's picture is drawn as the live table draws it
+(parts kept across events and viewers) and compared with every partial
+rendered afresh from the whole context, in a left-to-right and a
+right-to-left language.
+"""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
+
+from games import rules
+from games.bots import choose_action
+from games.match import services
+from games.match.models import Match, Seat
+from games.table import render
+from games.table.live import CSRF_MARK, Picture, draw
+from games.table.parts import cut, forget, parts_of, render_partial
+from games.table.render import read_match, table_context
+from tests.support.drivers import seat_everyone, started_match
+
+
+@pytest.fixture(autouse=True)
+def _fresh() -> None:
+    forget()
+
+
+def reference_parts(reading: Any, user: Any, language: str) -> dict[str, str]:
+    """Every part of ``user``'s region, each partial rendered afresh from the whole context."""
+    with translation.override(language):
+        context = table_context(reading, user)
+        context["csrf_field"] = mark_safe(CSRF_MARK)
+        parts = {}
+        for part in parts_of(context):
+            whole = dict(context)
+            if part.position:
+                whole["seat"] = context["t"].seats[part.position]
+            made = cut(render_partial(part.partial, whole))
+            parts[made.name] = made.html
+        return parts
+
+
+def both_ways(monkeypatch: pytest.MonkeyPatch, reading: Any, user: Any, language: str) -> Picture:
+    """``user``'s picture drawn as the live table does and afresh, at one moment; checks them."""
+    now = timezone.now()
+    # The same moment for both, so that the countdowns agree.
+    monkeypatch.setattr(render, "timezone", SimpleNamespace(now=lambda: now))
+    kept = draw(reading, user, language=language)
+    fresh = reference_parts(reading, user, language)
+    monkeypatch.setattr(render, "timezone", timezone)
+    for name, html in fresh.items():
+        assert kept.parts.get(name) == html, f"event {reading.seq}, {user}, {language}: {name}"
+    assert kept.parts.keys() == fresh.keys()
+    return kept
+
+
+def play_to_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+    match_id: int,
+    viewers: list[tuple[Any, str]],
+    events: int | None = None,
+    seed: int = 11,
+) -> int:
+    """Play the match with random legal actions (``events`` of them at most), comparing
+    the pictures at each event; returns how many were compared."""
+    rng = random.Random(seed)
+    compared = 0
+    while True:
+        reading = read_match(match_id)
+        for user, language in viewers:
+            both_ways(monkeypatch, reading, user, language)
+            compared += 1
+        if reading.match.status != Match.Status.PLAYING or reading.seq == events:
+            return compared
+        state = reading.state
+        if state.phase is rules.Phase.ROUND_OVER or state.turn is None:
+            services.deal_next(match_id, reading.seq)
+            continue
+        if rng.random() < 0.8:
+            action = choose_action(state, state.turn, level="easy")
+        else:
+            action = rng.choice(rules.legal_actions(state))
+        services.submit_as_seat(match_id, state.turn, action, reading.seq)
+
+
+@pytest.mark.django_db
+def test_every_part_of_every_view_matches_its_partial_through_a_whole_match(
+    players, make_user, monkeypatch
+):
+    outcome = started_match(players)
+    watcher = make_user("wendy")
+    viewers = [(players[n], "en") for n in (1, 2, 3, 4)] + [(watcher, "en")]
+    compared = play_to_the_end(monkeypatch, outcome.match.pk, viewers)
+    assert compared > 500
+
+
+@pytest.mark.django_db
+def test_parts_are_kept_per_language(players, make_user, monkeypatch):
+    outcome = started_match(players)
+    watcher = make_user("wendy")
+    # Drawn in English first: those parts must not show in Arabic, nor the reverse.
+    viewers = [(players[n], language) for n in (1, 2, 3, 4) for language in ("en", "ar")]
+    viewers += [(watcher, "ar"), (watcher, "en")]
+    play_to_the_end(monkeypatch, outcome.match.pk, viewers, events=120, seed=5)
+
+
+@pytest.mark.django_db
+def test_parts_follow_seats_that_step_away_and_a_running_clock(players, make_user, monkeypatch):
+    outcome = started_match(players)
+    watcher = make_user("wendy")
+    Seat.objects.filter(match=outcome.match, number__in=(2, 3)).update(away=True)
+    later = timezone.now() + timezone.timedelta(days=1)
+    match_id = outcome.match.pk
+    for _ in range(60):
+        reading = read_match(match_id)
+        for user in (players[1], players[2], watcher):
+            both_ways(monkeypatch, reading, user, "ar")
+        if services.play_due_turn(match_id, now=later) is None:
+            break
+
+
+@pytest.mark.django_db
+def test_the_waiting_room_matches_its_partial(players, make_user, monkeypatch):
+    match = seat_everyone(players)
+    reading = read_match(match.pk)
+    for user in (players[1], players[3], make_user("wendy")):
+        picture = both_ways(monkeypatch, reading, user, "en")
+        assert list(picture.parts) == ["t-waiting"]
