@@ -24,6 +24,11 @@ class CardFace:
     label: str
     red: bool
 
+    def __repr__(self) -> str:
+        # Short, as the table's parts are kept by the repr of what they show:
+        # every other field follows from the code (and the label's language).
+        return f"CardFace({self.code!r}, {self.label!r})"
+
 
 def card_face(code: str) -> CardFace:
     """The face of a two-character card such as ``"TH"`` (the ten of hearts).

@@ -28,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -113,7 +114,16 @@ def cut(html: str) -> DrawnPart:
 
 def render_partial(partial: str, context: Context) -> str:
     """The partial ``partial`` of the table template rendered with ``context`` alone."""
-    return get_template(f"{TEMPLATE}#{partial}").render(context)
+    if settings.DEBUG:
+        return get_template(f"{TEMPLATE}#{partial}").render(context)
+    return _template(partial).render(context)
+
+
+@lru_cache(maxsize=64)
+def _template(partial: str) -> Any:
+    # Looked up once: finding a partial through the loaders costs a good part
+    # of rendering a small one.
+    return get_template(f"{TEMPLATE}#{partial}")
 
 
 # --- What each partial reads ------------------------------------------------

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from games.display import labels
 from games.display.cards import CardFace, card_face
@@ -289,7 +292,7 @@ def build_table(
             LogLine(names[c["seat"]], str(labels.CALLS.get(c["call"], c["call"])), False)
             for c in view["calls"]
         ],
-        result=result_panel(view["results"], names, my_team, spectator=not me),
+        result=_result_panel(view["results"], names, my_team, spectator=not me),
         # D7: the hand that asked for a redeal is shown to everyone.
         redeal_name=names[view["redeal"]["seat"]] if view["redeal"] else "",
         redeal_cards=[card_face(c) for c in view["redeal"]["cards"]] if view["redeal"] else [],
@@ -297,11 +300,64 @@ def build_table(
         sawa_name=names[view["sawa"]["seat"]] if view.get("sawa") else "",
         sawa_cards=[card_face(c) for c in view["sawa"]["cards"]] if view.get("sawa") else [],
         timer_notice=_timer_notice(view.get("timed_out")),
-        sheet=score_sheet(view["results"], names, my_team, team_labels),
+        sheet=_score_sheet(view["results"], names, my_team, team_labels),
         winner=view["winner"],
         we_won=bool(me) and view["winner"] == my_team,
         match_over=phase == "match_over",
     )
+
+
+# Result panels and score sheets made, by everything they are made from: the
+# same few for every viewer of a match until its next deal ends.
+PANELS_KEPT = 2048
+_panels: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_panels_lock = threading.Lock()
+
+
+def _kept_panel(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """What ``make()`` returns, made once per ``key`` (and language) while kept.
+
+    What is kept is shared by every table that shows it: never changed.
+    """
+    key = (get_language(), *key)
+    with _panels_lock:
+        found = _panels.get(key, _panels)
+        if found is not _panels:
+            _panels.move_to_end(key)
+            return found
+    made = make()
+    with _panels_lock:
+        _panels[key] = made
+        while len(_panels) > PANELS_KEPT:
+            _panels.popitem(last=False)
+    return made
+
+
+def forget_panels() -> None:
+    """Drop every kept result panel and score sheet."""
+    with _panels_lock:
+        _panels.clear()
+
+
+def _result_panel(
+    results: Sequence[Mapping[str, Any]], names: Mapping[int, str], us: str, *, spectator: bool
+) -> ResultPanel | None:
+    """``result_panel``, kept: it reads the last deal's result and how many deals there were."""
+    if not results:
+        return None
+    key = ("result", len(results), repr(results[-1]), tuple(names.items()), us, spectator)
+    return _kept_panel(key, lambda: result_panel(results, names, us, spectator=spectator))
+
+
+def _score_sheet(
+    results: Sequence[Mapping[str, Any]],
+    names: Mapping[int, str],
+    perspective: str,
+    team_labels: Mapping[str, str],
+) -> list[SheetRow]:
+    """``score_sheet``, kept."""
+    key = ("sheet", repr(results), tuple(names.items()), perspective, tuple(team_labels.items()))
+    return _kept_panel(key, lambda: score_sheet(results, names, perspective, team_labels))
 
 
 def position_of(seat: int, bottom: int) -> str:
@@ -329,6 +385,10 @@ def _seat_panels(
             last_bid[bid["seat"]] = _bid_text(bid)
     leader = view["leader"] if view["phase"] == "playing" else None
     played = {c["seat"]: card_face(c["card"]) for c in view["trick"]}
+    if me:
+        team_names = {my_team: _("Us"), "B" if my_team == "A" else "A": _("Them")}
+    else:
+        team_names = {"A": _("Team A"), "B": _("Team B")}
     panels = []
     for number in (1, 2, 3, 4):
         info = seats.get(number, SeatInfo(names[number]))
@@ -339,9 +399,7 @@ def _seat_panels(
                 number=number,
                 position=position_of(number, bottom),
                 name=names[number],
-                team=(_("Us") if team == my_team else _("Them"))
-                if me
-                else (_("Team A") if team == "A" else _("Team B")),
+                team=team_names[team],
                 is_bot=info.is_bot,
                 away=info.away,
                 is_me=number == me,
@@ -643,9 +701,15 @@ def _timer_notice(action: Mapping[str, Any] | None) -> str:
 
 
 def _bid_text(bid: Mapping[str, Any]) -> str:
-    text = str(labels.BIDS.get(bid["bid"], bid["bid"]))
-    if bid.get("trump"):
-        text += f" {labels.SUIT_SYMBOLS[bid['trump']]}"
+    return _bid_words(bid["bid"], bid.get("trump"), get_language())
+
+
+@lru_cache(maxsize=256)
+def _bid_words(bid: str, trump: str | None, language: str | None) -> str:
+    # Every picture lists the deal's bids: each is put in words once per language.
+    text = str(labels.BIDS.get(bid, bid))
+    if trump:
+        text += f" {labels.SUIT_SYMBOLS[trump]}"
     return text
 
 

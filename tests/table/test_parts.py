@@ -2,7 +2,8 @@
 (``games.table.parts``), is exactly the partial rendered from the whole region's context.
 
 A part whose ``reads`` forgot a value the partial uses would draw without it,
-and a kept part whose values were compared too coarsely would go stale.
+and a kept part (or a kept result panel or score sheet) whose values were
+compared too coarsely would go stale.
 Whole matches are played here with random legal actions and, at every event,
 each seat's and a spectator's picture is drawn as the live table draws it
 (parts kept across events and viewers) and compared with every partial
@@ -27,6 +28,7 @@ from games.match.models import Match, Seat
 from games.table import render
 from games.table.live import CSRF_MARK, Picture, draw
 from games.table.parts import cut, forget, parts_of, render_partial
+from games.table.picture import forget_panels
 from games.table.render import read_match, table_context
 from tests.support.drivers import seat_everyone, started_match
 
@@ -34,10 +36,13 @@ from tests.support.drivers import seat_everyone, started_match
 @pytest.fixture(autouse=True)
 def _fresh() -> None:
     forget()
+    forget_panels()
 
 
 def reference_parts(reading: Any, user: Any, language: str) -> dict[str, str]:
-    """Every part of ``user``'s region, each partial rendered afresh from the whole context."""
+    """Every part of ``user``'s region, each partial rendered afresh from the whole context
+    (its result panel and score sheet made afresh too)."""
+    forget_panels()
     with translation.override(language):
         context = table_context(reading, user)
         context["csrf_field"] = mark_safe(CSRF_MARK)
