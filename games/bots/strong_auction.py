@@ -10,12 +10,12 @@ Bidding: a seat bids on five cards, so each guess deals its own three
 missing cards as well as the other seats' eight (``forecast.bidding_deal``).
 Only hands near a threshold are judged (within ``BID_ZONE`` of it): a bid
 the heuristic makes is dropped when passing does better by ``VETO_MARGIN``
-on the same guesses, and one it does not make is added only when it beats
-passing by ``ADD_MARGIN`` (the quick playouts judge the bidder harshly, so
-the margins lean towards the heuristic). Passing is valued as what follows it: the seats after this
-one bid (at the bots' thresholds, an opponent's Hokum being taken over by a
-Sun as the bots do) and the contract is played out; when nobody bids the
-pass is worth 0.
+(more for a Hokum) on the same guesses, and one it does not make is added
+only when it beats passing by ``ADD_MARGIN`` (the quick playouts judge the
+bidder harshly, so the margins lean towards the heuristic). Passing is
+valued as what follows it: the seats after this one bid (at the bots'
+thresholds, an opponent's Hokum being taken over by a Sun as the bots do)
+and the contract is played out; when nobody bids the pass is worth 0.
 
 Multiplier calls: on deals fitting the seat's memory and the bids
 (``inference``), the pass and each form of the call (open or locked in
@@ -90,9 +90,10 @@ MIN_SAMPLES = 16
 # The quick playouts judge a bid about two game points worse than the real
 # play makes it (measured on the strong bot's bids against the normal bot):
 # a bid the heuristic makes is dropped only when passing does better by
-# ``VETO_MARGIN``, and one it does not make is added when it beats passing by
+# ``VETO_MARGIN`` (a Hokum's value is read less surely than a Sun's, so by
+# more), and one it does not make is added when it beats passing by
 # ``ADD_MARGIN``.
-VETO_MARGIN = 2.0
+VETO_MARGIN = {"sun": 2.0, "hokum": 4.0}
 ADD_MARGIN = 3.0
 # The playouts favour the defenders (every hand is open to them): only a
 # Double is ever added to the heuristic's calls, for a hand within
@@ -135,12 +136,12 @@ def bid(view: View, history: History, budget_ms: float, rng: random.Random) -> d
         return proposed
     passing = values["pass"]
     if word != "pass":
-        if values[word] >= passing - VETO_MARGIN:
+        if values[word] >= passing - VETO_MARGIN[word]:
             return proposed
         others = [
             w
             for w in candidates
-            if w != word and margins[w] >= 0 and values[w] >= passing - VETO_MARGIN
+            if w != word and margins[w] >= 0 and values[w] >= passing - VETO_MARGIN[w]
         ]
         if others:
             return only(legal, bid=max(others, key=values.__getitem__))
