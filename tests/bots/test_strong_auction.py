@@ -68,22 +68,24 @@ def test_a_hokum_hopeless_for_its_bidder_is_doubled() -> None:
 
 
 def test_a_project_that_cannot_count_is_not_shown() -> None:
-    # Seat 1 declares a Hundred; seat 2 holds a Sira only, which can count
-    # only if seat 4 beats the Hundred: the heuristic shows it, the check hides it.
+    # Seat 1 declares four aces in Sun (a Four Hundred, D19), which nothing
+    # beats; seat 2's Sira cannot count whatever seat 4 holds (D20): the
+    # heuristic shows it anyway, the check keeps its cards hidden.
     hands = {
-        1: "7S 8S 9S TS JS AH KD 9C",
-        2: "7H 8H 9H AS 7D 8D 7C QH",
+        1: "AS AH AD AC 7S KD 9C TS",
+        2: "7H 8H 9H 8S 7D 8D 7C QH",
         3: "QS KS TH JH KH 9D TD JC",
-        4: "JD QD AD TC QC KC AC 8C",
+        4: "JD QD TC QC KC 8C 9S JS",
     }
     state = deal(hands, faceup="9C", taker=1)
     state = act(state, {"bid": "sun"})
-    while state.phase is rules.Phase.DOUBLING:
-        state = act(state, {"double": "pass"})
-    hundred = next(
-        a for a in rules.legal_actions(state) if [p["project"] for p in a["declare"]] == ["hundred"]
+    assert state.phase is rules.Phase.DECLARING
+    aces = next(
+        a
+        for a in rules.legal_actions(state)
+        if [p["project"] for p in a["declare"]] == ["four_hundred"]
     )
-    state = act(state, {"declare": hundred["declare"]})
+    state = act(state, {"declare": aces["declare"]})
     assert state.turn == 2
     assert _heuristic(state)["declare"]
     assert _strong(state) == {"seat": 2, "declare": []}
