@@ -202,6 +202,14 @@ REDIS_MAX_CONNECTIONS = 1000
 # only the channels of a process that died without leaving drop out, and
 # announcements stop filling their queues within a minute.
 DEFAULT_GROUP_EXPIRY = 60.0
+# Messages waiting for one channel at most; more are dropped. Every socket of
+# a daphne process receives through one Redis key (channels_redis's
+# process-local channel names), so the default of 100 is shared by hundreds
+# of sockets: a busy process that fell 100 announcements behind lost the
+# next ones (logged as "over capacity"), and a page stayed on an old move
+# until the one after. The group expiry still drops a dead process's
+# channels within a minute, so this bounds only a live process's backlog.
+CHANNEL_CAPACITY = 5000
 
 
 def group_expiry(env: Mapping[str, str]) -> int:
@@ -237,6 +245,7 @@ def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
                     }
                 ],
                 "group_expiry": group_expiry(env),
+                "capacity": CHANNEL_CAPACITY,
             },
         }
     }

@@ -10,7 +10,9 @@ its own hands back.)
 
 For each pair of levels it prints: the share of matches X won with its 95%
 confidence interval (Wilson), X's game points minus Y's per deal with its 95%
-interval (over the duplicate pairs' means), and for each level the decision
+interval (over the duplicate pairs' means), the contracts each level bought
+and made, how often the strong bot's Monte Carlo check changed its
+heuristics' bid, call or declaration, and for each level the decision
 time at the 50th and 99th percentile (every bot decision, measured around
 ``choose_action``), with the machine's load average. It asserts nothing.
 
@@ -36,8 +38,10 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 from games import rules
 from games.bots import choose_action
+from games.bots.policy import heuristic
 
 Z95 = 1.96
+AUCTION = ("bidding", "doubling", "declaring")
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:
@@ -73,11 +77,14 @@ def play_match(
     budget_ms: float,
     times: dict[str, list[float]],
     contracts: dict[str, list[tuple[int, int]]] | None = None,
+    checks: dict[str, list[int]] | None = None,
 ) -> tuple[dict[str, int], int]:
     """One match over ``decks`` (deal i uses deck i): the final score and the deals played.
 
     ``contracts`` collects, by the level that bought each contract, the game
-    points (its team, the other team) the deal brought.
+    points (its team, the other team) the deal brought; ``checks`` counts, by
+    phase, the strong bot's bids, calls and declarations and how many of them
+    its Monte Carlo check made differ from its heuristics' choice.
     """
     state = rules.new_match(mode, dealer=dealer)
     deals = 0
@@ -97,6 +104,11 @@ def play_match(
         start = time.perf_counter()
         action = choose_action(state, seat, level=level, budget_ms=budget_ms)
         times[level].append(time.perf_counter() - start)
+        if checks is not None and level == "strong" and state.phase.value in AUCTION:
+            proposed = heuristic(rules.view_for(state, seat), level)
+            counted = checks.setdefault(state.phase.value, [0, 0])
+            counted[0] += 1
+            counted[1] += action != proposed
         state = rules.apply(state, action)
     if contracts is not None:
         _count_contracts(state, levels, scored, contracts)
@@ -125,6 +137,7 @@ def duel(
     results: list[float] = []  # 1 for an x win, 0.5 for a tie, 0 for a loss
     per_pair: list[float] = []  # x's points minus y's, per deal, for each duplicate pair
     owned: dict[str, list[tuple[int, int]]] = {x: [], y: []}
+    checks: dict[str, list[int]] = {}
     for _ in range(args.matches):
         decks = [rules.random_deck(rng) for _ in range(args.max_deals or 60)]
         dealer = rng.randint(1, 4)
@@ -144,6 +157,7 @@ def duel(
                 args.budget_ms,
                 times,
                 owned,
+                checks,
             )
             x_team = "A" if rotation == 0 else "B"
             y_team = "B" if rotation == 0 else "A"
@@ -174,6 +188,14 @@ def duel(
             f" buyers {own_mean:.1f}, defenders {other_mean:.1f}",
             flush=True,
         )
+    for phase in AUCTION:
+        if phase in checks:
+            total, changed = checks[phase]
+            print(
+                f"  strong's {phase} decisions (in {x} vs {y}): {total}, changed by its"
+                f" Monte Carlo check {changed} ({changed / total:.1%})",
+                flush=True,
+            )
 
 
 def main() -> None:

@@ -268,8 +268,13 @@ def first_load(url: str, cookie: str, match_id: int) -> tuple[int, int]:
     return sent, zipped
 
 
-def make_stack(kind: str, workdir: Path, bot_delay: float) -> tuple[Stack, Any]:
+def make_stack(
+    kind: str, workdir: Path, bot_delay: float, sharded: bool = True
+) -> tuple[Stack, Any]:
     """The processes of ``kind`` ("production" or "embedded") and a clean-up for their data.
+
+    ``sharded``: the production stack's two workers share the matches out
+    (``run_worker --shard``), as ``scripts/run.sh`` starts them.
 
     Raises SystemExit when PostgreSQL or Redis is needed and missing.
     """
@@ -302,6 +307,7 @@ def make_stack(kind: str, workdir: Path, bot_delay: float) -> tuple[Stack, Any]:
         bot_delay=bot_delay,
         worker_interval=5.0,
         app="bench.echo_asgi:application",
+        sharded=sharded,
     )
 
     def clean_up() -> None:

@@ -3,7 +3,8 @@
 # turns and enforces timers inside it, or beside it (`manage.py run_worker`)
 # when REDIS_URL is set. Ctrl-C, SIGTERM, or either process stopping stops
 # both, so no worker outlives the site.
-# HOST and PORT choose daphne's address.
+# HOST and PORT choose daphne's address; with REDIS_URL, WORKERS=N starts N
+# workers that share the matches out (run_worker --shard K --shards N).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,8 +29,11 @@ trap 'exit 143' TERM
 if [ -z "${REDIS_URL:-}" ]; then
     export WORKER_IN_SERVER=1
 else
-    "$bin/python" manage.py run_worker &
-    worker=$!
+    workers=${WORKERS:-1}
+    for ((shard = 0; shard < workers; shard++)); do
+        "$bin/python" manage.py run_worker --shard "$shard" --shards "$workers" &
+        worker="$worker $!"
+    done
 fi
 "$bin/daphne" --bind "${HOST:-127.0.0.1}" --port "${PORT:-8000}" baloot_site.asgi:application &
 server=$!

@@ -56,7 +56,7 @@ def bid(view: View, boldness: float = 0.0) -> dict[str, Any]:
         if "ashkal" in bids and points(faceup, None) == 0 and sun_strength(hand) >= SUN_BID:
             return only(legal, bid="ashkal")
         return only(legal, bid="sun")
-    trump, strength = _best_hokum(view)
+    trump, strength = best_hokum(view)
     if strength + boldness >= HOKUM_BID and trump_count([*hand, faceup], trump) >= HOKUM_MIN_TRUMPS:
         return only(legal, bid="hokum")
     return only(legal, bid="pass")
@@ -83,7 +83,7 @@ def _hokum_choice(view: View) -> dict[str, Any]:
     return max(confirms, key=lambda a: hokum_strength(cards, a["trump"]))
 
 
-def _best_hokum(view: View) -> tuple[str, float]:
+def best_hokum(view: View) -> tuple[str, float]:
     """The trump the bot would name and its strength: the face-up suit in round one (D10)."""
     cards = [*view["hand"], view["faceup"]]
     faceup_suit = suit(view["faceup"])

@@ -1,13 +1,14 @@
 """The bot's entry point: one decision per call, from the seat's view alone.
 
-Three levels, bidding, calling and declaring alike: ``easy`` (the
-rule-following player), ``normal`` (card play with a memory of the public
-history, and the last three tricks counted out exactly on a few deals
-fitting that memory) and ``strong`` (a determinized search at every card:
-deals guessed from the memory and the bidding, each card played out on
-them, ``strong``). ``choose_action`` hands ``decide`` only
-``rules.view_for(state, seat)`` and ``rules.public_history(state)``: never
-another seat's cards.
+Three levels: ``easy`` (the rule-following player), ``normal`` (card play
+with a memory of the public history, and the last three tricks counted out
+exactly on a few deals fitting that memory), both bidding, calling and
+declaring by the heuristics, and ``strong`` (a determinized search at every
+card: deals guessed from the memory and the bidding, each card played out
+on them, ``strong``; its bids, calls and declarations are the heuristics'
+checked on guessed whole deals, ``strong_auction``). ``choose_action``
+hands ``decide`` only ``rules.view_for(state, seat)`` and
+``rules.public_history(state)``: never another seat's cards.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from games import rules
 
-from . import normal, strong
+from . import normal, strong, strong_auction
 from .bidding import bid
 from .cardplay import play
 from .declaring import declare
@@ -40,6 +41,29 @@ _DECIDERS: dict[str, Callable[[View], dict[str, Any]]] = {
     "declaring": declare,
     "playing": play,
 }
+
+
+_STRONG_AUCTION: dict[str, Callable[[View, History, float, random.Random], dict[str, Any]]] = {
+    "bidding": strong_auction.bid,
+    "doubling": strong_auction.call,
+    "declaring": strong_auction.declare,
+}
+
+
+def heuristic(view: View, level: str = DEFAULT_LEVEL) -> dict[str, Any]:
+    """The choice the level's heuristics alone make outside card play (the
+    strong bot's before its Monte Carlo check); raises ValueError in card play."""
+    if view["phase"] == "playing":
+        raise ValueError("card play has no heuristic-only choice here")
+    if level == "strong" and view["phase"] == "bidding":
+        return bid(view, boldness=strong_auction.BOLDNESS)
+    return _DECIDERS[view["phase"]](view)
+
+
+def _rng(view: View, history: History) -> random.Random:
+    # The same view always draws the same deals: a bot's choice can be replayed.
+    seed = [view["seat"], view["phase"], view["hand"], view["bids"], view["calls"]]
+    return random.Random(json.dumps([*seed, history["plays"]]))
 
 
 def choose_action(
@@ -76,16 +100,13 @@ def decide(
     if not view["legal"]:
         raise ValueError("this seat has nothing to decide")
     history = history or {"faceup": None, "plays": []}
-    if level == "easy" or view["phase"] != "playing":
-        # The levels call and declare alike, and bid alike but for the strong
-        # bot's boldness: Monte Carlo bidding on quick playouts chose
-        # contracts and doubles the play could not carry.
-        if level == "strong" and view["phase"] == "bidding":
-            return bid(view, boldness=strong.BOLDNESS)
-        return _DECIDERS[view["phase"]](view)
+    phase = view["phase"]
+    if level == "strong" and phase in _STRONG_AUCTION:
+        return _STRONG_AUCTION[phase](view, history, budget_ms, _rng(view, history))
+    if level == "easy" or phase != "playing":
+        return _DECIDERS[phase](view)
     memory = remember(view, history)
-    # The same view always draws the same deals: a bot's play can be replayed.
-    rng = random.Random(json.dumps([view["seat"], view["hand"], history["plays"]]))
+    rng = _rng(view, history)
     if level == "normal":
         return normal.play(view, memory, budget_ms, rng)
     return strong.play(view, memory, budget_ms, rng, history)

@@ -1,5 +1,8 @@
 """The ``strong`` bot's card play: a determinized search at every card.
 
+(Its bids, multiplier calls and declarations are the heuristics' checked by
+the same kind of search over guessed whole deals: ``strong_auction``.)
+
 The bot deals the unseen cards to the other seats a fixed number of times,
 each deal consistent with everything it knows (``memory``, ``sampling``)
 and likely given the bids (``inference``). With ``SOLVE_FROM`` cards or
@@ -33,9 +36,6 @@ PLAYOUT_SAMPLES = 48
 # Playouts per decision at most (deals times distinct cards): the first
 # tricks, with many cards to try, take fewer deals.
 PLAYOUTS = 200
-# How much less strength the strong bot's Hokum and Sun bids need than the
-# others' (``bidding.bid``).
-BOLDNESS = 1.5
 # Leave a margin of the budget for building the answer and for the caller.
 BUDGET_SHARE = 0.8
 

@@ -21,21 +21,33 @@ consumers ignore an event they already pushed.
 
 A turn announced late is not charged for the wait: the relay moves the
 match's deadline on by the time its announcement was held up.
+
+The worker makes many announcements in one pass. Inside ``batched()`` they
+are held (the listeners still hear each at once) and sent together: one
+channel-layer call for the lot and one DELETE of their outbox rows, at the
+end of the pass or as soon as the oldest has waited ``BATCH_WAIT``. A
+process with no event loop of its own (the worker) sends from one loop
+kept for the process (``send_from_own_loop``): ``async_to_sync`` would
+start a thread, an event loop and a Redis connection for every send.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import secrets
 import signal
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
+import threading
+import time
+from collections.abc import Callable, Coroutine, Iterator
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import DatabaseError, models, transaction
 from django.db.models import F
@@ -50,6 +62,10 @@ logger = logging.getLogger(__name__)
 RELAY_AFTER = timedelta(seconds=0.4)
 # How many announcements one relay pass sends at most.
 RELAY_BATCH = 500
+# How long an announcement held in a batch may wait for the others (seconds).
+BATCH_WAIT = 0.02
+# How long one send may take before it counts as failed (seconds).
+SEND_TIMEOUT = 30.0
 # Set only by the crash tests (tests/realworld): the process kills itself with
 # SIGKILL right after committing an event, before announcing it.
 CRASH_AFTER_COMMIT = "BALOOT_TEST_CRASH_AFTER_COMMIT"
@@ -162,14 +178,91 @@ def _deliver(row: Announcement, notice: Notice) -> None:
         )
         os.kill(os.getpid(), signal.SIGKILL)
     _tell_listeners(notice)
-    _send([event_message(row.match_id, row.seq, clock=row.clock, revision=notice.revision)])
+    message = event_message(row.match_id, row.seq, clock=row.clock, revision=notice.revision)
+    batch: _Batch | None = getattr(_batches, "open", None)
+    if batch is not None:
+        batch.hold(row.pk, message)
+        if time.monotonic() - batch.since >= BATCH_WAIT:
+            batch.flush()
+        return
+    _send([message])
+    _strike([row.pk])
+
+
+def _strike(pks: list[int]) -> None:
+    """Delete sent announcements from the outbox; a failure leaves them to the relay."""
     try:
         # One DELETE statement: no cascade, no signal, no transaction of its own.
-        rows = Announcement.objects.filter(pk=row.pk)
+        rows = Announcement.objects.filter(pk__in=pks)
         rows._raw_delete(rows.db)
     except DatabaseError:
-        # Sent already; the relay will send it once more, which is harmless.
-        logger.warning("match %s event %s: sent, but left in the outbox", row.match_id, row.seq)
+        # Sent already; the relay will send them once more, which is harmless.
+        logger.warning("%s announcements sent, but left in the outbox", len(pks))
+
+
+@dataclass
+class _Batch:
+    """Announcements committed and heard by the listeners, not yet sent."""
+
+    pks: list[int] = field(default_factory=list)
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    since: float = 0.0
+
+    def hold(self, pk: int, message: dict[str, Any]) -> None:
+        if not self.pks:
+            self.since = time.monotonic()
+        self.pks.append(pk)
+        self.messages.append(message)
+
+    def flush(self) -> None:
+        """Send what is held in one go, then strike it from the outbox.
+
+        A failed send is logged and leaves the rows to the relay.
+        """
+        pks, messages = self.pks, self.messages
+        self.pks, self.messages = [], []
+        if not pks:
+            return
+        # A match announced twice in one batch: its latest event says it all.
+        latest: dict[int, dict[str, Any]] = {}
+        for message in messages:
+            kept = latest.get(message["match"])
+            if (
+                kept is None
+                or message["seq"] > kept["seq"]
+                or (
+                    message["seq"] == kept["seq"]
+                    and not (kept.get("clock") and not message.get("clock"))
+                )
+            ):
+                latest[message["match"]] = message
+        try:
+            _send(list(latest.values()))
+        except Exception as error:  # each layer backend fails its own way
+            logger.warning("%s announcements not sent (%r); the relay will", len(pks), error)
+            return
+        _strike(pks)
+
+
+_batches = threading.local()
+
+
+@contextlib.contextmanager
+def batched() -> Iterator[None]:
+    """Hold the announcements this thread makes inside, and send them together.
+
+    They go out at the end, or as soon as the oldest held has waited
+    ``BATCH_WAIT``, whichever comes first. Nested uses join the outer batch.
+    """
+    if getattr(_batches, "open", None) is not None:
+        yield
+        return
+    batch = _batches.open = _Batch()
+    try:
+        yield
+    finally:
+        _batches.open = None
+        batch.flush()
 
 
 def relay_pending(now: datetime | None = None) -> int:
@@ -234,7 +327,43 @@ def _send(messages: list[dict[str, Any]]) -> None:
         return
 
     async def send_all() -> None:
-        for message in messages:
-            await layer.group_send(match_group(message["match"]), message)
+        await asyncio.gather(
+            *(layer.group_send(match_group(message["match"]), message) for message in messages)
+        )
 
-    async_to_sync(send_all)()
+    if _own_loop is not None and not _in_server_thread():
+        _own_loop.run(send_all())
+    else:
+        async_to_sync(send_all)()
+
+
+def _in_server_thread() -> bool:
+    """True in a thread a server's event loop runs synchronous code in: ``async_to_sync``
+    then sends from that loop, whose layer connections last already."""
+    return getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None
+
+
+class _OwnLoop:
+    """An event loop kept running in a thread of its own, for a process without one."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, name="announcements", daemon=True).start()
+
+    def run(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Run ``coroutine`` in the kept loop and wait for it; raises what it raises."""
+        asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(SEND_TIMEOUT)
+
+
+_own_loop: _OwnLoop | None = None
+
+
+def send_from_own_loop() -> None:
+    """Send announcements from one event loop kept for this process (the worker's).
+
+    Only for a process with no event loop of its own: the channel layer
+    keeps its connections per loop, so they then last from send to send.
+    """
+    global _own_loop
+    if _own_loop is None:
+        _own_loop = _OwnLoop()

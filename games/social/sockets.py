@@ -1,7 +1,8 @@
 """Chat lines and rematch offers on the table's own WebSocket.
 
 ``TableConsumer`` mixes this in: besides its match group, each table socket
-joins the table's social group (``social_group``), whose messages carry only
+joins the table's social group (``games.social.broadcast.social_group``,
+joined with the others in ``games.table.consumers``), whose messages carry only
 a chat line's number or "the rematch changed". Each socket then reads what
 its own user may see — their room's line unless they muted its author, the
 rematch panel — and sends it as an htmx out-of-band swap. Nothing here
@@ -20,7 +21,6 @@ from django.utils import translation
 
 from games.match.models import Match
 from games.social import chat
-from games.social.broadcast import social_group
 from games.social.context import chat_line_context, rematch_context
 
 
@@ -31,14 +31,6 @@ class TableSocialMixin:
     invite: str
     language: str
     scope: dict[str, Any]
-    channel_layer: Any
-    channel_name: str
-
-    async def social_join(self) -> None:
-        await self.channel_layer.group_add(social_group(self.match_id), self.channel_name)
-
-    async def social_leave(self) -> None:
-        await self.channel_layer.group_discard(social_group(self.match_id), self.channel_name)
 
     async def chat_message(self, event: dict[str, Any]) -> None:
         html = await database_sync_to_async(self._chat_line)(int(event["id"]))

@@ -15,8 +15,6 @@ one more is accepted and closed at once with code 4429.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
 from typing import Any
@@ -24,14 +22,15 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.core.exceptions import SynchronousOnlyOperation
 
 from games.display.language import language_of
 from games.match.access import may_see
 from games.match.broadcast import match_group
 from games.match.models import Match
+from games.social.broadcast import social_group
 from games.social.sockets import TableSocialMixin
+from games.table import memberships
 from games.table.live import HUB, Picture, view_key
 from games.table.session_end import user_group
 
@@ -70,33 +69,21 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_TOO_MANY)
             return
         self.joined = True
-        # In the group first, so that no change between the reading and the
-        # joining goes unheard.
+        # In the groups first, so that no change between the reading and the
+        # joining goes unheard. The user's group closes the socket when their
+        # session ends (games.table.session_end); the social group carries chat.
         self.group = match_group(self.match_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        # Closed when the user's session ends (games.table.session_end).
-        await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
+        await memberships.join(self.channel_layer, self.channel_name, self._groups())
         picture = await database_sync_to_async(self._picture)(0, None, fresh=True, read=True)
         if picture is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        await self.social_join()
-        self.renewal = asyncio.ensure_future(self._renew_membership())
         await self.accept()
         await self._send(picture, whole=True)
 
     async def disconnect(self, code: int) -> None:
-        renewal = getattr(self, "renewal", None)
-        if renewal is not None:
-            renewal.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewal
         if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.channel_layer.group_discard(
-                user_group(self.scope["user"].pk), self.channel_name
-            )
-            await self.social_leave()
+            await memberships.leave(self.channel_layer, self.channel_name, self._groups())
         if self.joined:
             self.joined = False
             HUB.leave(self.match_id, self.scope["user"].pk)
@@ -116,23 +103,9 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
             return
         await self.push(seq, event.get("rev"), clock=bool(event.get("clock")))
 
-    async def _renew_membership(self) -> None:
-        """Join the match's group again every CHANNEL_GROUP_RENEWAL seconds while connected.
-
-        The layer drops a member that has not joined for its group expiry,
-        which is how the channels of a killed process leave; a live socket
-        must not be dropped with them.
-        """
-        while True:
-            await asyncio.sleep(settings.CHANNEL_GROUP_RENEWAL)
-            try:
-                await self.channel_layer.group_add(self.group, self.channel_name)
-                await self.channel_layer.group_add(
-                    user_group(self.scope["user"].pk), self.channel_name
-                )
-                await self.social_join()
-            except Exception:  # each layer backend fails its own way
-                logger.warning("match %s: could not renew the group membership", self.match_id)
+    def _groups(self) -> list[str]:
+        """The groups this socket belongs to while connected (games.table.memberships)."""
+        return [self.group, user_group(self.scope["user"].pk), social_group(self.match_id)]
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The page reports the picture it shows; another one than sent gets the whole region."""

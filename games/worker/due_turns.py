@@ -11,14 +11,23 @@ the match row's lock, and the unique (match, seq) constraint refuses a
 second one: however many workers run, each due turn is played once, and a
 worker that loses a race does nothing. Nothing is kept in memory, so a
 restarted worker carries on from the database alone.
+
+Several workers may share the matches out (``Shard``, ``run_worker --shard
+K --shards N``): each plays the matches whose id modulo N is K, so no two
+race for the same turn and each keeps the state of the matches it moved
+(``games.match.recent_states``) instead of reading the log again. A turn
+overdue by ``SHARD_TAKEOVER`` is played by whichever worker comes first, so
+a shard whose worker is down only waits that long.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
+from django.db.models.functions import Mod
 from django.utils import timezone
 
 from games.match import services
@@ -34,22 +43,53 @@ logger = logging.getLogger(__name__)
 BATCH = 200
 # How long a match whose turn cannot be played waits before the next try.
 BROKEN_RETRY = timedelta(minutes=1)
+# How overdue a turn of another shard must be before a sharded worker plays it.
+SHARD_TAKEOVER = timedelta(seconds=5)
 
 
-def advance_due(now: datetime | None = None, *, limit: int = BATCH) -> int:
-    """Play one turn in every playing match whose deadline is at or before ``now``.
+@dataclass(frozen=True)
+class Shard:
+    """The matches one of ``count`` workers plays: those whose id modulo ``count`` is
+    ``index``. Raises ValueError for an index outside 0..count-1."""
+
+    index: int
+    count: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.index < self.count:
+            raise ValueError(f"shard {self.index} of {self.count} does not exist")
+
+    def owns(self, match_id: int) -> bool:
+        return match_id % self.count == self.index
+
+    def due(self, playing: QuerySet[Match], now: datetime) -> QuerySet[Match]:
+        """Of ``playing``, the matches due for this shard at ``now``: its own, and any
+        other shard's overdue by SHARD_TAKEOVER."""
+        return playing.annotate(shard=Mod("pk", self.count)).filter(
+            Q(shard=self.index) & (Q(deadline__lte=now) | Q(deadline__isnull=True))
+            | Q(deadline__lte=now - SHARD_TAKEOVER)
+        )
+
+
+def advance_due(
+    now: datetime | None = None, *, limit: int = BATCH, shard: Shard | None = None
+) -> int:
+    """Play one turn in every playing match whose deadline is at or before ``now``
+    (with ``shard``, the shard's matches and those overdue by SHARD_TAKEOVER).
 
     Returns how many turns were recorded (a match another worker moved
     first is skipped). Raises DatabaseError when the database fails.
     """
     now = now or timezone.now()
+    playing: QuerySet[Match] = Match.objects.filter(status=Match.Status.PLAYING)
     # A running match without a deadline (one started before deadlines were
     # stored) is due at once rather than stalled for ever.
+    if shard is None:
+        playing = playing.filter(Q(deadline__lte=now) | Q(deadline__isnull=True))
+    else:
+        playing = shard.due(playing, now)
     due = list(
-        Match.objects.filter(status=Match.Status.PLAYING)
-        .filter(Q(deadline__lte=now) | Q(deadline__isnull=True))
-        .order_by(F("deadline").asc(nulls_first=True), "pk")
-        .values_list("pk", "seq")[:limit]
+        playing.order_by(F("deadline").asc(nulls_first=True), "pk").values_list("pk", "seq")[:limit]
     )
     played = 0
     for match_id, seq in due:
@@ -85,15 +125,29 @@ def _log_declared_for(match_id: int, after: int, last: int) -> None:
         logger.info("match %s event %s: no projects to declare in seat %s", match_id, seq, seat)
 
 
-def next_deadline() -> datetime | None:
-    """When the next turn of a running match falls due; None when no match is running.
+def next_deadline(shard: Shard | None = None) -> datetime | None:
+    """When the next turn of a running match falls due (for ``shard``, when one of
+    its own falls due or another's is overdue by SHARD_TAKEOVER); None when no
+    match is running.
 
     A running match without a deadline is due now.
     """
+    playing = Match.objects.filter(status=Match.Status.PLAYING)
+    if shard is None:
+        return _first_deadline(playing)
+    own = playing.annotate(shard=Mod("pk", shard.count)).filter(shard=shard.index)
+    soonest = _first_deadline(own)
+    other = _first_deadline(playing.exclude(pk__in=own.values("pk")))
+    if other is not None:
+        other += SHARD_TAKEOVER
+        if soonest is None or other < soonest:
+            soonest = other
+    return soonest
+
+
+def _first_deadline(playing: QuerySet[Match]) -> datetime | None:
     found = list(
-        Match.objects.filter(status=Match.Status.PLAYING)
-        .order_by(F("deadline").asc(nulls_first=True))
-        .values_list("deadline", flat=True)[:1]
+        playing.order_by(F("deadline").asc(nulls_first=True)).values_list("deadline", flat=True)[:1]
     )
     if not found:
         return None

@@ -7,7 +7,8 @@ anew. Every level must then choose the same action in both deals. A bot that
 looked at another hand, however indirectly (through the state, the deck or
 a cache), would sooner or later choose differently.
 
-The strong bot stops its search at a time budget, so here it gets a budget
+The strong bot stops its searches (card play, and the Monte Carlo check of
+its bids, calls and declarations) at a time budget, so here it gets a budget
 it never reaches and a small fixed number of samples: its choices then
 depend on its inputs alone.
 """
@@ -20,7 +21,7 @@ from typing import Any
 import pytest
 
 from games import rules
-from games.bots import choose_action, strong
+from games.bots import bidding, choose_action, strong, strong_auction
 from games.rules.cards import CARD_STR, SUITS, cards_of
 
 LEVELS = ("easy", "normal", "strong")
@@ -30,6 +31,10 @@ LEVELS = ("easy", "normal", "strong")
 def _deterministic_strong(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(strong, "SOLVE_SAMPLES", 4)
     monkeypatch.setattr(strong, "PLAYOUT_SAMPLES", 4)
+    monkeypatch.setattr(strong_auction, "BID_SAMPLES", 6)
+    monkeypatch.setattr(strong_auction, "CALL_SAMPLES", 6)
+    monkeypatch.setattr(strong_auction, "DECLARE_SAMPLES", 6)
+    monkeypatch.setattr(strong_auction, "MIN_SAMPLES", 4)
 
 
 def _choose(state: rules.State, seat: int, level: str) -> dict[str, Any]:
@@ -166,3 +171,50 @@ def test_the_comparison_catches_a_bot_that_peeks() -> None:
         if other is not None and other.hands != state.hands:
             differ += peeking(state, seat) != peeking(other, seat)
     assert differ >= 3
+
+
+def _auction_values(state: rules.State, seat: int) -> object:
+    """What the strong bot's Monte Carlo check computes at a bid or a call,
+    whether or not the hand is close enough for the check to be used."""
+    view = rules.view_for(state, seat)
+    history = rules.public_history(state)
+    if state.phase is rules.Phase.BIDDING:
+        if not any(a.get("bid") == "hokum" for a in view["legal"]):
+            return None
+        trump, _ = bidding.best_hokum(view)
+        return strong_auction.judge_bids(
+            view, history, ["sun", "hokum"], trump, 10**9, random.Random(0)
+        )
+    if state.phase is rules.Phase.DOUBLING:
+        offered = next(a["double"] for a in view["legal"] if a["double"] != "pass")
+        return strong_auction.judge_calls(view, history, offered, 10**9, random.Random(0))
+    return _choose(state, seat, "strong")
+
+
+def test_the_strong_bots_monte_carlo_check_sees_only_its_seat() -> None:
+    # The check's values, not only the choices they lead to (which mostly
+    # stay the heuristic's), are the same in deals the seat cannot tell apart.
+    rng = random.Random(14)
+    compared: dict[str, int] = {}
+    positions = [p for p in _positions(seed=24, count=500) if p[0].phase is not rules.Phase.PLAYING]
+    for state, actions, dealer in positions:
+        seat = state.turn
+        assert seat is not None
+        if compared.get(state.phase.value, 0) >= 12:
+            continue
+        other = None
+        for _ in range(30):
+            other = _indistinguishable(state, actions, dealer, seat, rng)
+            if other is not None and other.hands != state.hands:
+                break
+            other = None
+        if other is None:
+            continue
+        values = _auction_values(state, seat)
+        if values is None:
+            continue
+        assert values == _auction_values(other, seat), (state.phase, actions)
+        compared[state.phase.value] = compared.get(state.phase.value, 0) + 1
+    assert compared.get("bidding", 0) >= 10, compared
+    assert compared.get("doubling", 0) >= 3, compared
+    assert compared.get("declaring", 0) >= 10, compared

@@ -141,6 +141,13 @@ def test_redis_reads_outlast_the_channel_layers_blocking_pop():
     assert host["max_connections"] >= 1000
 
 
+def test_a_server_process_may_fall_behind_by_thousands_of_announcements_without_losing_one():
+    # All sockets of one process share one Redis key: channels_redis's
+    # default capacity of 100 dropped announcements under load.
+    config = environment.channel_layers({"REDIS_URL": "redis://cache.internal:6379/1"})
+    assert config["default"]["CONFIG"]["capacity"] >= 2000
+
+
 def test_group_memberships_expire_in_minutes_unless_renewed():
     # channels_redis keeps a member a day by default: a killed process's
     # channels would fill with announcements nobody reads for that long.

@@ -168,6 +168,9 @@ async def test_an_expired_timer_is_played_once_although_two_workers_race(stack: 
             table.turn,
         )
         assert missed == [(1,)]
+    # Stopped, so that their next timeouts do not land while a later test
+    # replays every match of the stack (verify_matches).
+    await asyncio.to_thread(abort, stack, ids)
     assert_log_intact(stack, ids)
     assert stack.tracebacks() == []
 

@@ -46,7 +46,8 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 # Redis database indexes of their own, so that flushing them never touches
 # what a developer keeps in database 0.
 TEST_REDIS_DB = 13
-BENCH_REDIS_DB = 14
+# Engineers sharing one Redis server give each benchmark run an index of its own.
+BENCH_REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "14"))
 # How long a process may take to answer after it was started: a bound that
 # only catches a hang, since a loaded machine can take a minute or more.
 START_TIMEOUT = 180.0
@@ -288,10 +289,16 @@ class Daphne(ServerProcess):
 
 
 class Worker(ServerProcess):
-    """``manage.py run_worker``: bots' turns and expired timers."""
+    """``manage.py run_worker``: bots' turns and expired timers (with ``shard``, (K, N):
+    the matches whose id modulo N is K)."""
 
-    def __init__(self, name: str, env: dict[str, str], log: Path) -> None:
-        super().__init__(name, [sys.executable, "manage.py", "run_worker"], env, log)
+    def __init__(
+        self, name: str, env: dict[str, str], log: Path, shard: tuple[int, int] | None = None
+    ) -> None:
+        argv = [sys.executable, "manage.py", "run_worker"]
+        if shard is not None:
+            argv += ["--shard", str(shard[0]), "--shards", str(shard[1])]
+        super().__init__(name, argv, env, log)
 
     def start_and_wait(self) -> None:
         started_before = self.log().count("worker: started")
@@ -311,6 +318,8 @@ class Stack:
     bot_delay: float = 0.05
     worker_interval: float = 0.05
     app: str = "baloot_site.asgi:application"
+    # The workers share the matches out (run_worker --shard), rather than race for them.
+    sharded: bool = False
     extra_env: dict[str, str] = field(default_factory=dict)
     daphnes: list[Daphne] = field(init=False, default_factory=list)
     worker_processes: list[Worker] = field(init=False, default_factory=list)
@@ -331,7 +340,12 @@ class Stack:
             for i in range(1, self.servers + 1)
         ]
         self.worker_processes = [
-            Worker(f"worker-{i}", self.env, self.workdir / f"worker-{i}.log")
+            Worker(
+                f"worker-{i}",
+                self.env,
+                self.workdir / f"worker-{i}.log",
+                (i - 1, self.workers) if self.sharded and self.workers > 1 else None,
+            )
             for i in range(1, self.workers + 1)
         ]
 

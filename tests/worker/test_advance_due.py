@@ -320,3 +320,42 @@ def test_a_run_of_due_turns_reads_the_log_only_when_another_process_moved_the_ma
     assert turn is not None
     assert len(loads) == 1
     assert_log_consistent(match, turn.outcome.state)
+
+
+def test_a_sharded_worker_plays_only_its_own_shares_matches(
+    start_table: TableStarter, clock: Clock
+):
+    matches = [start_table(bots=(1, 2, 3, 4)).match for _ in range(4)]
+    shard = due_turns.Shard(matches[0].pk % 2, 2)
+    now = clock.set(max(deadline_of(match) for match in matches))
+    played = due_turns.advance_due(now=now, shard=shard)
+    moved = {match.pk for match in matches if reload(match).seq > match.seq}
+    assert moved == {match.pk for match in matches if shard.owns(match.pk)}
+    assert played == len(moved) == 2
+    # The other share's worker may be down: once its turns are overdue by
+    # SHARD_TAKEOVER, this worker plays them too.
+    others = [match for match in matches if not shard.owns(match.pk)]
+    later = clock.advance((due_turns.SHARD_TAKEOVER - timedelta(milliseconds=1)).total_seconds())
+    due_turns.advance_due(now=later, shard=shard)
+    assert all(reload(match).seq == match.seq for match in others)
+    later = clock.advance(0.001)
+    due_turns.advance_due(now=later, shard=shard)
+    assert all(reload(match).seq > match.seq for match in others)
+
+
+def test_a_sharded_worker_wakes_for_its_own_turns_and_for_others_long_overdue(
+    start_table: TableStarter, clock: Clock
+):
+    first = start_table(bots=(1, 2, 3, 4)).match
+    clock.advance(1.0)
+    second = start_table(bots=(1, 2, 3, 4)).match
+    while second.pk % 2 == first.pk % 2:
+        services.abort_match(second)
+        second = start_table(bots=(1, 2, 3, 4)).match
+    mine, theirs = due_turns.Shard(second.pk % 2, 2), due_turns.Shard(first.pk % 2, 2)
+    assert due_turns.next_deadline(mine) == deadline_of(second)
+    assert due_turns.next_deadline(theirs) == deadline_of(first)
+    # Alone in its share, the second table's worker still wakes for the first
+    # table's turn once it is overdue by the takeover delay.
+    services.abort_match(second)
+    assert due_turns.next_deadline(mine) == deadline_of(first) + due_turns.SHARD_TAKEOVER

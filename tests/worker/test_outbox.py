@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.core.management import call_command
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games.match import broadcast
 from games.match.broadcast import RELAY_AFTER, Announcement, announce_on_commit, relay_pending
+from games.match.models import Match
 from tests.support.clock import deadline_of
 
 pytestmark = pytest.mark.django_db
@@ -114,3 +118,42 @@ def test_the_relay_sends_each_match_its_latest_event_once(clock, start_table, la
         (f"match-{pk}", {"type": "match.event", "match": pk, "seq": 1, "clock": True})
     ]
     assert not Announcement.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_pass_sends_its_announcements_together(
+    clock, start_table, layer, monkeypatch: pytest.MonkeyPatch
+):
+    # However long the bots take here, the pass is one batch.
+    monkeypatch.setattr(broadcast, "BATCH_WAIT", 600.0)
+    matches = [start_table(bots=(1, 2, 3, 4)).match for _ in range(3)]
+    clock.set(max(deadline_of(match) for match in matches))
+    layer.sent.clear()
+    with CaptureQueriesContext(connection) as queries:
+        call_command("run_worker", "--once", stdout=io.StringIO())
+    sent = {(message["match"], message["seq"]) for _group, message in layer.sent}
+    assert sent == {(match.pk, Match.objects.get(pk=match.pk).seq) for match in matches}
+    assert all(Match.objects.get(pk=match.pk).seq > match.seq for match in matches)
+    # One outbox clean-up for the whole pass, not one per announcement.
+    deletes = [q["sql"] for q in queries if q["sql"].startswith('DELETE FROM "games_announcement"')]
+    assert len(deletes) == 1
+    assert not Announcement.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_that_cannot_be_sent_is_left_to_the_relay(
+    clock, start_table, layer, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(broadcast, "BATCH_WAIT", 600.0)
+    match = start_table(bots=(1, 2, 3, 4)).match
+    clock.set(deadline_of(match))
+    layer.sent.clear()
+    layer.down = True
+    call_command("run_worker", "--once", stdout=io.StringIO())
+    assert layer.sent == []
+    kept = list(Announcement.objects.values_list("match_id", "seq"))
+    assert kept == [(match.pk, Match.objects.get(pk=match.pk).seq)]
+    layer.down = False
+    clock.advance((RELAY_AFTER + timedelta(seconds=0.1)).total_seconds())
+    assert relay_pending() == 1
+    assert [(m["match"], m["seq"]) for _group, m in layer.sent] == kept

@@ -7,6 +7,9 @@ deadline, or until a sooner one is announced through Redis
 (``games.worker.alarm``), and at most RELAY_POLL seconds, for the outbox of
 a process that died (``games.match.broadcast``). SIGTERM or SIGINT stops the
 loop after the current pass.
+
+``--shards N --shard K`` shares the matches out between N workers, this one
+playing those whose id modulo N is K (``games.worker.due_turns.Shard``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from types import FrameType
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
 
 from games.match import broadcast
@@ -49,6 +52,19 @@ class Command(BaseCommand):
             "print how many, and exit.",
         )
         parser.add_argument(
+            "--shards",
+            type=int,
+            default=1,
+            help="How many workers share the matches out (default 1: this one plays them all).",
+        )
+        parser.add_argument(
+            "--shard",
+            type=int,
+            default=0,
+            help="Which share this worker plays: the matches whose id modulo --shards is this "
+            "(0 to shards-1); another share's turn overdue by a few seconds is played too.",
+        )
+        parser.add_argument(
             "--interval",
             type=float,
             default=None,
@@ -56,6 +72,13 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # This process has no event loop: announcements get one that lasts.
+        broadcast.send_from_own_loop()
+        try:
+            shard = due_turns.Shard(options["shard"], options["shards"])
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        self.shard = shard if shard.count > 1 else None
         if options["analyse"]:
             skip: set[tuple[int, int]] = set()
             done = 0
@@ -64,9 +87,11 @@ class Command(BaseCommand):
             self.stdout.write(f"{done} deals analysed.")
             return
         if options["once"]:
-            heartbeat.beat()
-            broadcast.relay_pending()
-            self.stdout.write(f"{due_turns.advance_due()} due turns played.")
+            with broadcast.batched():
+                heartbeat.beat()
+                broadcast.relay_pending()
+                played = due_turns.advance_due(shard=self.shard)
+            self.stdout.write(f"{played} due turns played.")
             imports.store_some()
             return
         interval = options["interval"]
@@ -81,7 +106,8 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
         logger.info(
-            "worker: started; sleeping until the next deadline or a wake-up, %ss at most",
+            "worker: started%s; sleeping until the next deadline or a wake-up, %ss at most",
+            f" (shard {self.shard.index} of {self.shard.count})" if self.shard else "",
             min(interval, RELAY_POLL),
         )
         if settings.REDIS_URL:
@@ -109,13 +135,15 @@ class Command(BaseCommand):
         logger.info("worker: stopped")
 
     next_beat = 0.0
+    # Set by handle(): the share of the matches this worker plays (None: all).
+    shard: due_turns.Shard | None = None
     # Set by handle(): the deal analysis beside the due turns.
     analyst: analysis.Analyst | None = None
 
     def _next_deadline(self) -> datetime | None:
         """The next deadline, or None (sleep the longest) when the database fails."""
         try:
-            return due_turns.next_deadline()
+            return due_turns.next_deadline(self.shard)
         except DatabaseError:
             logger.exception("worker: database error; retrying")
             connection.close()
@@ -132,11 +160,13 @@ class Command(BaseCommand):
         """
         close_old_connections()
         try:
-            if time.monotonic() >= self.next_beat:
-                heartbeat.beat()
-                self.next_beat = time.monotonic() + heartbeat.BEAT_EVERY
-            self.chores.relay()
-            played = due_turns.advance_due()
+            # The pass's announcements go out together (at most BATCH_WAIT apart).
+            with broadcast.batched():
+                if time.monotonic() >= self.next_beat:
+                    heartbeat.beat()
+                    self.next_beat = time.monotonic() + heartbeat.BEAT_EVERY
+                self.chores.relay()
+                played = due_turns.advance_due(shard=self.shard)
             importing = self.chores.store_imports()
             self.chores.run_due()
             # Due turns first: a new analysis starts only after a pass with none.
