@@ -21,9 +21,11 @@ base asks for the whole region again (``static/js/table.js``).
 Each server process keeps, for every match its sockets watch, the latest
 reading of the match and the pictures drawn from it (the ``Hub``): however
 many sockets watch a match, the state is read once per version and each
-view drawn once. A reading made by this process's own services (an action
-posted here, the embedded worker's moves) is handed over directly, so
-announcing it costs no query at all.
+view drawn once; and each part is drawn once per distinct set of the values
+it reads, whichever view it belongs to (``games.table.parts``). A reading
+made by this process's own services (an action posted here, the embedded
+worker's moves) is handed over directly, so announcing it costs no query at
+all.
 """
 
 from __future__ import annotations
