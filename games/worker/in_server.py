@@ -26,7 +26,6 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 
-from games.match import broadcast
 from games.worker import analysis, due_turns, heartbeat
 from games.worker.alarm import ALARM, Alarm
 from games.worker.chores import Chores
@@ -53,13 +52,15 @@ def _pass() -> tuple[int, datetime | None]:
     stored), and the next deadline when nothing was done."""
     global _next_beat
     try:
-        # The pass's announcements go out together (at most BATCH_WAIT apart).
-        with broadcast.batched():
-            if time.monotonic() >= _next_beat:
-                heartbeat.beat()
-                _next_beat = time.monotonic() + heartbeat.BEAT_EVERY
-            _chores.relay()
-            played = due_turns.advance_due()
+        # Unlike the separate worker's, this pass sends each announcement as
+        # its turn commits (no broadcast.batched()): the in-memory layer sends
+        # at no cost, and holding them would delay every push by the rest of
+        # the pass (p50 action to push 22 ms instead of 11 at 50 tables).
+        if time.monotonic() >= _next_beat:
+            heartbeat.beat()
+            _next_beat = time.monotonic() + heartbeat.BEAT_EVERY
+        _chores.relay()
+        played = due_turns.advance_due()
         played += int(_chores.store_imports())
         _chores.run_due()
         # Due turns first: a new analysis starts only after a pass with none.

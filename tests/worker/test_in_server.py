@@ -11,10 +11,11 @@ from django.utils import timezone
 
 from baloot_site.asgi import application
 from games import rules
-from games.match import services
-from games.worker import due_turns
+from games.match import broadcast, services
+from games.worker import due_turns, in_server
 from games.worker.alarm import ALARM, Alarm
 from games.worker.in_server import WorkerInServer
+from tests.support.clock import deadline_of
 from tests.table.live import seq_of, socket_for
 
 
@@ -113,3 +114,30 @@ def test_an_action_rings_the_alarm_with_its_new_deadline(start_table, players):
     finally:
         ALARM.ring = original
     assert seen == [outcome.match.deadline]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pass_in_the_server_sends_each_turn_before_playing_the_next(
+    clock, start_table, monkeypatch: pytest.MonkeyPatch
+):
+    """In the embedded default a push waits for no other table's turn."""
+    # However long the bots take, a batch would hold the whole pass.
+    monkeypatch.setattr(broadcast, "BATCH_WAIT", 600.0)
+    matches = [start_table(bots=(1, 2, 3, 4)).match for _ in range(3)]
+    clock.set(max(deadline_of(match) for match in matches))
+    order: list[str] = []
+    send, play = broadcast._send, services.play_due_turn
+
+    def sending(messages):
+        order.extend("sent" for _ in messages)
+        send(messages)
+
+    def playing(*args, **kwargs):
+        order.append("played")
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(broadcast, "_send", sending)
+    monkeypatch.setattr(services, "play_due_turn", playing)
+    played, _ = in_server._pass()
+    assert played == 3
+    assert order == ["played", "sent"] * 3
