@@ -27,8 +27,7 @@ from typing import Any
 
 from games.rules.cards import CARD_OF, CARD_STR, SUITS, cards_of, suit_of
 from games.rules.projects import VALUES, Project, counting_team, declaration_options
-from games.rules.scoring import convert
-from games.rules.state import TARGET
+from games.rules.scoring import convert, game_points
 
 from .bidding import HOKUM_BID, HOKUM_MIN_TRUMPS, SUN_BID, SUN_OVER_OPPONENT
 from .doubling import call
@@ -39,7 +38,6 @@ from .playout import play_out
 # Rank indexes of the trump K and Q (Rank order 7 8 9 T J Q K A).
 _QUEEN, _KING = 5, 6
 BALOOT_CARD_POINTS = 20
-BALOOT_GAME_POINTS = 2
 # Guessed bidding hands drawn per kept deal at most.
 ATTEMPTS = 12
 
@@ -210,29 +208,15 @@ def score(
         if pair and not any(c in pair for _, used in table[seat - 1] for c in used):
             baloots[(seat - 1) % 2] += 1
     converted = [convert(totals[0], deal.sun), convert(totals[1], deal.sun)]
-    bidders = (deal.bidder - 1) % 2
-    if converted[0] != converted[1]:
-        winner: int | None = 0 if converted[0] > converted[1] else 1
-    elif totals[0] != totals[1]:
-        winner = 0 if totals[0] > totals[1] else 1
-    else:
-        winner = None
-    doubled = deal.multiplier > 1 or deal.gahwa
-    if doubled and winner is None:
-        winner = 1 - (deal.first_doubler - 1) % 2
-    points = [0, 0]
-    if deal.gahwa:
-        assert winner is not None
-        points[winner] = TARGET
-    elif doubled:
-        assert winner is not None
-        points[winner] = (converted[0] + converted[1]) * deal.multiplier + BALOOT_GAME_POINTS * (
-            baloots[0] + baloots[1]
-        )
-    elif winner == 1 - bidders:
-        points[winner] = converted[0] + converted[1] + BALOOT_GAME_POINTS * sum(baloots)
-    else:
-        points = [converted[t] + BALOOT_GAME_POINTS * baloots[t] for t in (0, 1)]
+    _, points = game_points(
+        totals,
+        converted,
+        (deal.bidder - 1) % 2,
+        deal.multiplier,
+        deal.gahwa,
+        (deal.first_doubler - 1) % 2,
+        baloots,
+    )
     return float(points[team] - points[1 - team])
 
 

@@ -62,6 +62,51 @@ def end_deal(st: State) -> None:
     _score_played(st)
 
 
+def game_points(
+    totals: list[int],
+    converted: list[int],
+    bidders: int,
+    multiplier: int,
+    gahwa: bool,
+    first_doubler: int | None,
+    baloots: list[int],
+) -> tuple[int | None, list[int]]:
+    """D21-D24: the deal's winning team (None on an undoubled tie) and each team's game
+    points, from the teams' exact ``totals``, their ``converted`` game points, the
+    bidders' team, the multiplier, Gahwa, the team that called the first Double and
+    each team's Baloot count. The strong bot's forecast scores its guessed deals
+    with it too."""
+    # D21: game points decide, then the exact total; else a tie.
+    if converted[0] != converted[1]:
+        deal_winner: int | None = 0 if converted[0] > converted[1] else 1
+    elif totals[0] != totals[1]:
+        deal_winner = 0 if totals[0] > totals[1] else 1
+    else:
+        deal_winner = None
+    doubled = multiplier > 1 or gahwa
+    if doubled and deal_winner is None:
+        # D24: on an exact tie the team that called the first Double loses.
+        assert first_doubler is not None
+        deal_winner = 1 - first_doubler
+    points = [0, 0]
+    if gahwa:
+        assert deal_winner is not None
+        points[deal_winner] = TARGET  # D16: 152 and nothing else.
+    elif doubled:
+        assert deal_winner is not None
+        points[deal_winner] = (converted[0] + converted[1]) * multiplier + (
+            BALOOT_GAME_POINTS * (baloots[0] + baloots[1])
+        )
+    elif deal_winner == 1 - bidders:
+        # D23: the defeated bidders' points, Baloot included, go over.
+        points[deal_winner] = (
+            converted[0] + converted[1] + BALOOT_GAME_POINTS * (baloots[0] + baloots[1])
+        )
+    else:
+        points = [converted[t] + BALOOT_GAME_POINTS * baloots[t] for t in (0, 1)]
+    return deal_winner, points
+
+
 def _score_played(st: State) -> None:
     contract = st.contract
     assert contract is not None
@@ -91,34 +136,11 @@ def _score_played(st: State) -> None:
         if st.baloot_done >> seat & 1:
             baloots[team_index(seat)] += 1
 
-    # D21: game points decide, then the exact total; else a tie.
-    if converted[0] != converted[1]:
-        deal_winner: int | None = 0 if converted[0] > converted[1] else 1
-    elif totals[0] != totals[1]:
-        deal_winner = 0 if totals[0] > totals[1] else 1
-    else:
-        deal_winner = None
     multiplier = st.multiplier
-    doubled = multiplier > 1 or st.gahwa
-    if doubled and deal_winner is None:
-        # D24: on an exact tie the team that called the first Double loses.
-        deal_winner = 1 - team_index(st.first_doubler)
-    points = [0, 0]
-    if st.gahwa:
-        assert deal_winner is not None
-        points[deal_winner] = TARGET  # D16: 152 and nothing else.
-    elif doubled:
-        assert deal_winner is not None
-        points[deal_winner] = (converted[0] + converted[1]) * multiplier + (
-            BALOOT_GAME_POINTS * (baloots[0] + baloots[1])
-        )
-    elif deal_winner == 1 - bidders:
-        # D23: the defeated bidders' points, Baloot included, go over.
-        points[deal_winner] = (
-            converted[0] + converted[1] + BALOOT_GAME_POINTS * (baloots[0] + baloots[1])
-        )
-    else:
-        points = [converted[t] + BALOOT_GAME_POINTS * baloots[t] for t in (0, 1)]
+    first_doubler = team_index(st.first_doubler) if st.first_doubler else None
+    deal_winner, points = game_points(
+        totals, converted, bidders, multiplier, st.gahwa, first_doubler, baloots
+    )
 
     score_a = st.score_a + points[0]
     score_b = st.score_b + points[1]

@@ -134,18 +134,25 @@ def _positions(seed: int, count: int) -> list[tuple[rules.State, list[dict[str, 
     return out
 
 
+def _another_deal(
+    state: rules.State, actions: list[dict[str, Any]], dealer: int, seat: int, rng: random.Random
+) -> rules.State | None:
+    """A deal ``seat`` cannot tell from ``state`` in which the hidden hands differ,
+    or None when thirty tries find none."""
+    for _ in range(30):
+        other = _indistinguishable(state, actions, dealer, seat, rng)
+        if other is not None and other.hands != state.hands:
+            return other
+    return None
+
+
 def test_hidden_cards_dealt_anew_never_change_any_levels_choice() -> None:
     rng = random.Random(13)
     compared: dict[str, int] = {}
     for state, actions, dealer in _positions(seed=21, count=90):
         seat = state.turn
         assert seat is not None
-        other = None
-        for _ in range(30):
-            other = _indistinguishable(state, actions, dealer, seat, rng)
-            if other is not None and other.hands != state.hands:
-                break
-            other = None
+        other = _another_deal(state, actions, dealer, seat, rng)
         if other is None:
             continue
         for level in LEVELS:
@@ -202,12 +209,7 @@ def test_the_strong_bots_monte_carlo_check_sees_only_its_seat() -> None:
         assert seat is not None
         if compared.get(state.phase.value, 0) >= 12:
             continue
-        other = None
-        for _ in range(30):
-            other = _indistinguishable(state, actions, dealer, seat, rng)
-            if other is not None and other.hands != state.hands:
-                break
-            other = None
+        other = _another_deal(state, actions, dealer, seat, rng)
         if other is None:
             continue
         values = _auction_values(state, seat)
