@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -35,6 +33,7 @@ from django.conf import settings
 from django.template.loader import get_template
 from django.utils import translation
 
+from games.table.kept import Kept
 from games.table.render import TEMPLATE
 
 # Runs of whitespace, which HTML shows as one space (the parts hold no <pre>).
@@ -48,6 +47,11 @@ SUB_PLACE = "<!--sub:{}-->"
 KEPT = 20_000
 
 Context = dict[str, Any]
+
+
+def _fields(source: Any, names: tuple[str, ...]) -> Context:
+    """The values of ``names`` on ``source``, by name: what a partial reads of it."""
+    return {name: getattr(source, name) for name in names}
 
 
 def digest(text: str) -> str:
@@ -157,7 +161,7 @@ def _seat(position: str) -> Callable[[Context], Context]:
         t = context["t"]
         seat = t.seats[position]
         return {
-            "seat": {name: getattr(seat, name) for name in SEAT_SHOWS},
+            "seat": _fields(seat, SEAT_SHOWS),
             # The ring's seconds are read only for the seat that has a ring.
             "t": {"seconds_left": t.seconds_left if seat.ring_ms is not None else None},
         }
@@ -171,7 +175,7 @@ def _match_over(context: Context) -> Context:
         return {"t": {"match_over": False}}
     fields = ("match_over", "me", "winner", "we_won", "us_label", "them_label")
     return {
-        "t": {name: getattr(t, name) for name in (*fields, "score_us", "score_them")},
+        "t": _fields(t, (*fields, "score_us", "score_them")),
         "urls": {"lobby": context["urls"]["lobby"], "history": context["urls"]["history"]},
     }
 
@@ -190,13 +194,13 @@ def _scoreboard(context: Context) -> Context:
         "points_us",
         "points_them",
     )
-    return {"t": {name: getattr(t, name) for name in names}}
+    return {"t": _fields(t, names)}
 
 
 def _turn(context: Context) -> Context:
     t = context["t"]
     names = ("status", "my_turn", "seconds_left", "ms_left")
-    return {"t": {name: getattr(t, name) for name in names}}
+    return {"t": _fields(t, names)}
 
 
 def _center(context: Context) -> Context:
@@ -205,7 +209,7 @@ def _center(context: Context) -> Context:
     if not t.trick:
         if t.trick_done:
             names = ("trick_done", "trick_key", "trick_winner_position", "last_trick_winner")
-            shown.update((name, getattr(t, name)) for name in names)
+            shown.update(_fields(t, names))
         # Whose lead it is shows only between tricks, while playing: elsewhere
         # the turn moving on leaves the centre alone.
         shown["phase"] = t.phase
@@ -225,7 +229,7 @@ def _controls(context: Context) -> Context:
         "sawa_button",
         "has_baloot",
     )
-    shown = {name: getattr(t, name) for name in names}
+    shown = _fields(t, names)
     if not any(shown.values()):
         return {"t": {}}
     return {"t": shown, "urls": {"act": context["urls"]["act"]}}
@@ -289,13 +293,13 @@ def _result(context: Context) -> Context:
         "redeal_name",
         "redeal_cards",
     )
-    return {"t": {name: getattr(t, name) for name in names}}
+    return {"t": _fields(t, names)}
 
 
 def _sheet(context: Context) -> Context:
     t = context["t"]
     names = ("sheet", "match_over", "us_label", "them_label")
-    return {"t": {name: getattr(t, name) for name in names}}
+    return {"t": _fields(t, names)}
 
 
 def _whole(context: Context) -> None:
@@ -335,8 +339,7 @@ def parts_of(context: Context) -> tuple[Part, ...]:
 
 # --- Kept parts -------------------------------------------------------------
 
-_lock = threading.Lock()
-_kept: OrderedDict[tuple[str, str, str], DrawnPart] = OrderedDict()
+_kept: Kept[DrawnPart] = Kept(KEPT)
 _enabled = True
 
 
@@ -353,8 +356,7 @@ def keeping_disabled() -> Iterator[None]:
 
 def forget() -> None:
     """Drop every kept part."""
-    with _lock:
-        _kept.clear()
+    _kept.clear()
 
 
 def drawn(part: Part, context: Context) -> DrawnPart:
@@ -376,14 +378,4 @@ def _drawn_alone(part: Part, context: Context) -> DrawnPart:
     if " at 0x" in shown:
         return cut(render_partial(part.partial, values))
     key = (part.partial, translation.get_language() or "", shown)
-    with _lock:
-        found = _kept.get(key)
-        if found is not None:
-            _kept.move_to_end(key)
-            return found
-    made = cut(render_partial(part.partial, values))
-    with _lock:
-        _kept[key] = made
-        while len(_kept) > KEPT:
-            _kept.popitem(last=False)
-    return made
+    return _kept.get_or_make(key, lambda: cut(render_partial(part.partial, values)))

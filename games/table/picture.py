@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -29,6 +27,7 @@ from games.display.result_panel import ResultPanel, result_panel
 from games.display.score_sheet import SheetRow, score_sheet
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY
 from games.rules.projects import VALUES as PROJECT_VALUES
+from games.table.kept import Kept
 
 View = Mapping[str, Any]
 
@@ -310,33 +309,17 @@ def build_table(
 # Result panels and score sheets made, by everything they are made from: the
 # same few for every viewer of a match until its next deal ends.
 PANELS_KEPT = 2048
-_panels: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-_panels_lock = threading.Lock()
+_panels: Kept[Any] = Kept(PANELS_KEPT)
 
 
 def _kept_panel(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
-    """What ``make()`` returns, made once per ``key`` (and language) while kept.
-
-    What is kept is shared by every table that shows it: never changed.
-    """
-    key = (get_language(), *key)
-    with _panels_lock:
-        found = _panels.get(key, _panels)
-        if found is not _panels:
-            _panels.move_to_end(key)
-            return found
-    made = make()
-    with _panels_lock:
-        _panels[key] = made
-        while len(_panels) > PANELS_KEPT:
-            _panels.popitem(last=False)
-    return made
+    """What ``make()`` returns, made once per ``key`` (and language) while kept."""
+    return _panels.get_or_make((get_language(), *key), make)
 
 
 def forget_panels() -> None:
     """Drop every kept result panel and score sheet."""
-    with _panels_lock:
-        _panels.clear()
+    _panels.clear()
 
 
 def _result_panel(
