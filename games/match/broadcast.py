@@ -1,9 +1,14 @@
 """Telling connected clients that a match moved on, whoever dies on the way.
 
-Group messages carry only "match M is at event N" and a revision token that
+Group messages say "match M is at event N", with a revision token that
 tells one change from another at the same event number (a seat taken before
 the start, a player stepping away): each consumer then renders what its own
-user may see, so no hidden card ever travels through the channel layer.
+user may see. An announcement of a service's outcome also carries the step
+that led there (the new events and the rows as committed,
+``games.match.steps``), so that the other server processes bring their kept
+reading of the match up to date without reading the database. A step holds
+hidden cards: it stays inside the server (the channel layer), and a
+consumer sends its client only what ``rules.view_for`` gives its seat.
 
 Within the process that made the change, listeners (``listen``) hear of it
 first, with the outcome itself when the service has one (a ``Notice``): the
@@ -48,11 +53,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import DatabaseError, models, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games.match import steps
 from games.match.models import Match
 
 logger = logging.getLogger(__name__)
@@ -128,20 +134,37 @@ def match_group(match_id: int) -> str:
 
 
 def event_message(
-    match_id: int, seq: int, *, clock: bool = False, revision: str = ""
+    match_id: int,
+    seq: int,
+    *,
+    clock: bool = False,
+    revision: str = "",
+    step: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The group message announcing that a match is now at event ``seq``.
 
     ``clock`` asks every page for a fresh picture even if it shows ``seq``
     already: the countdown changed. ``revision`` names the change, so that a
-    server process reads a match once per change.
+    server process reads a match once per change. ``step`` is the change
+    itself, for the server processes that keep the match (``games.match.steps``).
     """
     message: dict[str, Any] = {"type": "match.event", "match": match_id, "seq": seq}
     if clock:
         message["clock"] = True
     if revision:
         message["rev"] = revision
+    if step is not None:
+        message["next"] = step
     return message
+
+
+def steps_travel() -> bool:
+    """Whether announcements carry their steps to the other server processes.
+
+    Not through the in-memory layer: it reaches no other process, and this
+    one's own table hub hears each outcome itself (``listen``).
+    """
+    return not isinstance(get_channel_layer(), InMemoryChannelLayer)
 
 
 def announce_on_commit(
@@ -159,16 +182,22 @@ def announce_on_commit(
     after the commit means no client hears of an event that a rollback
     undid. A failure to send is logged, never raised: the relay sends it later.
     ``deadline`` (the match's, after the change) and ``outcome`` go to this
-    process's listeners.
+    process's listeners; the outcome's step, taken now as the rows stand,
+    goes with the message to the other processes.
     """
     row = Announcement.objects.create(
         match_id=match_id, seq=seq, clock=clock, created_at=timezone.now()
     )
     notice = Notice(match_id, seq, secrets.token_hex(6), deadline, outcome)
-    transaction.on_commit(lambda: _deliver(row, notice), robust=True)
+    step = None
+    if outcome is not None:
+        appended = steps.take_appended(outcome.match)
+        if outcome.match.pk == match_id and outcome.match.seq == seq and steps_travel():
+            step = steps.step_of(outcome.match, outcome.seats, appended)
+    transaction.on_commit(lambda: _deliver(row, notice, step), robust=True)
 
 
-def _deliver(row: Announcement, notice: Notice) -> None:
+def _deliver(row: Announcement, notice: Notice, step: dict[str, Any] | None = None) -> None:
     """Send a committed announcement, then strike it from the outbox."""
     if os.environ.get(CRASH_AFTER_COMMIT) == "1" and not row.clock:
         print(
@@ -178,7 +207,13 @@ def _deliver(row: Announcement, notice: Notice) -> None:
         )
         os.kill(os.getpid(), signal.SIGKILL)
     _tell_listeners(notice)
-    message = event_message(row.match_id, row.seq, clock=row.clock, revision=notice.revision)
+    message = event_message(
+        row.match_id,
+        row.seq,
+        clock=row.clock,
+        revision=notice.revision,
+        step=step,
+    )
     batch: _Batch | None = getattr(_batches, "open", None)
     if batch is not None:
         batch.hold(row.pk, message)
@@ -223,25 +258,33 @@ class _Batch:
         self.pks, self.messages = [], []
         if not pks:
             return
-        # A match announced twice in one batch: its latest event says it all.
+        # A match announced twice in one batch: its latest event says it all,
+        # with the steps of both when they follow on.
         latest: dict[int, dict[str, Any]] = {}
         for message in messages:
             kept = latest.get(message["match"])
-            if (
-                kept is None
-                or message["seq"] > kept["seq"]
-                or (
-                    message["seq"] == kept["seq"]
-                    and not (kept.get("clock") and not message.get("clock"))
-                )
-            ):
+            if kept is None:
                 latest[message["match"]] = message
+            elif message["seq"] > kept["seq"] or (
+                message["seq"] == kept["seq"]
+                and not (kept.get("clock") and not message.get("clock"))
+            ):
+                latest[message["match"]] = _joined(kept, message)
         try:
             _send(list(latest.values()))
         except Exception as error:  # each layer backend fails its own way
             logger.warning("%s announcements not sent (%r); the relay will", len(pks), error)
             return
         _strike(pks)
+
+
+def _joined(earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
+    """``later``, its step starting where ``earlier``'s does when the two follow on."""
+    first, then = earlier.get("next"), later.get("next")
+    if first is None or then is None or then["base"] != earlier["seq"]:
+        return later
+    step = {**then, "base": first["base"], "events": [*first["events"], *then["events"]]}
+    return {**later, "next": step}
 
 
 _batches = threading.local()

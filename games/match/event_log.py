@@ -58,24 +58,32 @@ def initial_state(match: Match) -> rules.State:
 
 def apply_event(state: rules.State, event: Event) -> rules.State:
     """The state after ``event``; raises LogError if the event does not fit ``state``."""
-    payload = upgrade_payload(event.seq, event.payload, event.payload_version)
+    return apply_recorded(state, event.seq, event.kind, event.payload, event.payload_version)
+
+
+def apply_recorded(
+    state: rules.State, seq: int, kind: str, payload: Any, version: int
+) -> rules.State:
+    """The state after the event ``seq`` recorded as ``kind`` with ``payload`` in format
+    ``version``; raises LogError if it does not fit ``state``."""
+    payload = upgrade_payload(seq, payload, version)
     try:
-        if event.kind == Event.Kind.ABORT:
+        if kind == Event.Kind.ABORT:
             return state
-        if event.kind == Event.Kind.DEAL:
+        if kind == Event.Kind.DEAL:
             deal = payload["deal"]
             if deal["dealer"] != state.next_dealer:
                 raise LogError(
-                    event.seq,
+                    seq,
                     _("seat %(dealer)s deals, but it is seat %(expected)s's deal")
                     % {"dealer": deal["dealer"], "expected": state.next_dealer},
                 )
             return rules.start_deal(state, deal["deck"])
         return rules.apply(state, payload)
     except rules.IllegalAction as error:
-        raise LogError(event.seq, rule_message(error)) from error
+        raise LogError(seq, rule_message(error)) from error
     except (KeyError, TypeError) as error:
-        raise LogError(event.seq, _("the payload is incomplete")) from error
+        raise LogError(seq, _("the payload is incomplete")) from error
 
 
 def fold(state: rules.State, events: Iterable[Event]) -> rules.State:

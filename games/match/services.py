@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.bots import choose_action
-from games.match import access, dealing, projections, recent_states
+from games.match import access, dealing, projections, recent_states, steps
 from games.match.action_input import SERVER_FIELDS, clean_action
 from games.match.broadcast import announce_on_commit
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY, deadline_for
@@ -956,11 +956,16 @@ def _append(
     actor_seat: int | None = None,
     auto: bool = False,
 ) -> Event:
-    """Insert the match's next event; the unique (match, seq) refuses a racing twin."""
+    """Insert the match's next event; the unique (match, seq) refuses a racing twin.
+
+    The event is noted on ``match`` for the announcement of the change.
+    """
     match.seq += 1
-    return Event.objects.create(
+    event = Event.objects.create(
         match=match, seq=match.seq, kind=kind, payload=payload, actor_seat=actor_seat, auto=auto
     )
+    steps.note_appended(match, event)
+    return event
 
 
 def _project(match: Match, state: rules.State, seats: dict[int, Seat] | None = None) -> None:

@@ -95,13 +95,20 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
     async def match_event(self, event: dict[str, Any]) -> None:
         """The match moved on, or its seats changed: push what changed for this viewer.
 
+        An announcement that carries its step brings this process's reading of
+        the match up to date without the database, when it follows on from it.
         A clock announcement (time given back after an outage) comes with
         no revision: the match is read again for its fresh countdown.
         """
         seq = event.get("seq", 0)
         if self.sent is not None and seq < self.sent.seq:
             return
-        await self.push(seq, event.get("rev"), clock=bool(event.get("clock")))
+        clock = bool(event.get("clock"))
+        step = event.get("next")
+        if step is not None and not clock:
+            # The first socket of this process to hear it takes the step for all.
+            HUB.advance(self.match_id, seq, event.get("rev"), step)
+        await self.push(seq, event.get("rev"), clock=clock)
 
     def _groups(self) -> list[str]:
         """The groups this socket belongs to while connected (games.table.memberships)."""
@@ -137,12 +144,16 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
     async def push(self, seq: int, revision: str | None, *, clock: bool = False) -> None:
         """Send this viewer's picture of the match at ``seq`` or later, as changes.
 
-        ``clock``: the countdown changed without an event; read and draw again.
+        ``clock``: the countdown changed without an event. The match is read
+        again once per process for each such announcement (its revision
+        tells them apart) and each view drawn again once; one relayed without
+        a revision is read and drawn for every socket.
         """
-        picture = None if clock else self._kept_picture(seq, revision)
+        unnamed = clock and revision is None
+        picture = None if unnamed else self._kept_picture(seq, revision, fresh=clock)
         if picture is None:
             picture = await database_sync_to_async(self._picture)(
-                seq, revision, read=clock, redraw=clock
+                seq, revision, fresh=clock, read=unnamed, redraw=unnamed
             )
         if picture is None:
             await self.close(code=CLOSE_FORBIDDEN)
@@ -159,7 +170,9 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
         self.sent = picture
         await self.send(text_data=frame)
 
-    def _kept_picture(self, seq: int, revision: str | None) -> Picture | None:
+    def _kept_picture(
+        self, seq: int, revision: str | None, *, fresh: bool = False
+    ) -> Picture | None:
         """This viewer's picture at ``seq`` or later when this process holds the match's
         reading; None when that needs the database (or the viewer may no longer look).
 
@@ -176,7 +189,7 @@ class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
             return None
         key = view_key(reading, user, self.invite, self.language)
         try:
-            return HUB.picture(reading, user, key, invite=self.invite)
+            return HUB.picture(reading, user, key, invite=self.invite, fresh=fresh)
         except SynchronousOnlyOperation:
             # Something the picture shows was not read with the match: draw it
             # where the database may be used.

@@ -30,6 +30,7 @@ all.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import Counter, deque
@@ -44,11 +45,21 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from games.match import steps
 from games.match.access import invite_matches, is_member, seat_of
 from games.match.broadcast import Notice, listen
 from games.match.models import Match
 from games.table.parts import digest, drawn, parts_of
-from games.table.render import TEMPLATE, MatchReading, read_match, reading_of, table_context
+from games.table.render import (
+    TEMPLATE,
+    MatchReading,
+    advanced,
+    read_match,
+    reading_of,
+    table_context,
+)
+
+logger = logging.getLogger(__name__)
 
 # Where a form's CSRF field goes; filled in only for an HTTP answer.
 CSRF_MARK = "<!--csrf-->"
@@ -265,6 +276,37 @@ class Hub:
             if watched is not None:
                 self._keep(watched, reading)
                 watched.revisions.append(revision)
+
+    def advance(self, match_id: int, seq: int, revision: str | None, step: Any) -> bool:
+        """Bring the kept reading of the match to event ``seq`` by the announced ``step``
+        (``games.match.steps``); False when it does not follow on from the kept
+        reading, which the database must then bring up to date. Never reads it.
+        """
+        with self._lock:
+            watched = self._watched.get(match_id)
+            kept = watched.reading if watched is not None else None
+        if kept is None or kept.seq >= seq:
+            return False
+        try:
+            decoded = steps.decode(step)
+            reading = None
+            if decoded is not None and decoded.match.pk == match_id and decoded.match.seq == seq:
+                reading = advanced(kept, decoded)
+        except Exception:
+            # Whatever went wrong, the database still knows.
+            logger.exception("match %s: the step to event %s was not taken", match_id, seq)
+            return False
+        if reading is None:
+            return False
+        with self._lock:
+            watched = self._watched.get(match_id)
+            # Another reading was kept meanwhile: it is as good, or later.
+            if watched is None or watched.reading is not kept:
+                return False
+            self._keep(watched, reading)
+            if revision is not None:
+                watched.revisions.append(revision)
+        return True
 
     def reading(
         self, match_id: int, seq: int, revision: str | None, *, fresh: bool = False

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import rules
+from games.match import steps
 from games.match.access import (
     invite_expiry,
     invite_live,
@@ -30,8 +31,9 @@ from games.match.access import (
     seat_of,
 )
 from games.match.deadlines import seconds_to_act
-from games.match.event_log import LogError, fold, load_state
+from games.match.event_log import LogError, apply_recorded, fold, load_state
 from games.match.models import BotLevel, Event, Match, Seat
+from games.match.steps import Step
 from games.table.picture import SeatInfo, Table, build_table
 
 logger = logging.getLogger(__name__)
@@ -128,6 +130,59 @@ def _state_after(since: MatchReading, match: Match) -> rules.State | None:
         return fold(since.state, events.order_by("seq"))
     except LogError:
         return None
+
+
+def advanced(reading: MatchReading, step: Step) -> MatchReading | None:
+    """``reading`` brought forward by an announced ``step``; None when the step does not
+    start from it, or its events do not fit (only the database can say then).
+
+    The match row and the seats are the step's, as committed with its
+    events; a seat whose values did not change is the reading's own, and a
+    seat taken by someone the reading does not know needs the database for
+    their name. A table that has not started is left to the database: the
+    start sets what its first state is dealt from.
+    """
+    match = step.match
+    earlier = reading.match
+    if (
+        not reading.consistent
+        or reading.seq != step.base
+        or match.pk != earlier.pk
+        or match.created_at != earlier.created_at
+        or earlier.status == Match.Status.WAITING
+        or match.seq != step.base + len(step.events)
+    ):
+        return None
+    state = reading.state
+    try:
+        for seq, kind, version, payload in step.events:
+            state = apply_recorded(state, seq, kind, payload, version)
+    except LogError:
+        return None
+    seats: dict[int, Seat] = {}
+    for values in step.seats:
+        seat = _seat_after(reading.seats, values, match)
+        if seat is None:
+            return None
+        seats[seat.number] = seat
+    if seats.keys() != reading.seats.keys():
+        return None
+    return MatchReading(match, state, seats)
+
+
+def _seat_after(seats: dict[int, Seat], values: tuple[Any, ...], match: Match) -> Seat | None:
+    """The seat stored as ``values``, made from ``seats`` (a reading's); None when its
+    occupant is someone those seats do not show."""
+    earlier = seats.get(values[steps.SEAT_NUMBER])
+    if earlier is not None and steps.seat_values(earlier) == values:
+        return earlier
+    user_id = values[steps.SEAT_USER]
+    if user_id is not None and (earlier is None or earlier.user_id != user_id):
+        return None
+    seat = steps.seat_from(values)
+    Seat.user.field.set_cached_value(seat, earlier.user if earlier and user_id else None)
+    Seat.match.field.set_cached_value(seat, match)
+    return seat
 
 
 def reading_of(outcome: Any) -> MatchReading:

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.test import Client
 from django.urls import reverse
 
 from games import rules
-from games.match import services
+from games.match import broadcast, services
+from games.match.broadcast import event_message, match_group
+from games.match.models import Match
 from games.table.live import HUB
 from tests.table.live import cards_in, close_all, frame_at, seq_of, socket_for
 
@@ -127,6 +131,80 @@ def test_a_process_that_did_not_make_the_move_reads_it_once_for_every_socket(
             await close_all(sockets)
 
     async_to_sync(scenario)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_process_that_did_not_make_the_move_follows_its_step_without_a_query(
+    running, players, make_user, django_assert_max_num_queries, monkeypatch
+):
+    """Announced by another process with its step: no reading at all, and every socket
+    gets the same frame as if the match had been read."""
+    monkeypatch.setattr(broadcast, "steps_travel", lambda: True)
+    watcher = make_user("wendy")
+    actor = running.state.turn
+    action = first_legal(running.state)
+
+    async def scenario() -> list[str]:
+        users = [players[1], players[2], players[3], players[4], watcher]
+        sockets = [await socket_for(running.match.pk, user) for user in users]
+        try:
+            for socket in sockets:
+                assert (await socket.connect())[0]
+                await frame_at(socket, running.seq)
+            offer = HUB.offer
+            HUB.offer = lambda reading, revision: None  # type: ignore[method-assign]
+            try:
+                await database_sync_to_async(services.submit)(
+                    players[actor], running.match.pk, action, running.seq
+                )
+            finally:
+                HUB.offer = offer  # type: ignore[method-assign]
+            counting = django_assert_max_num_queries(0)
+            await sync_to_async(counting.__enter__)()
+            frames = [(await frame_at(socket, running.seq + 1))[-1] for socket in sockets]
+            await sync_to_async(counting.__exit__)(None, None, None)
+            return frames
+        finally:
+            await close_all(sockets)
+
+    frames = async_to_sync(scenario)()
+    for frame in frames:
+        assert 'id="table"' not in frame
+        assert "t-turn" in parts_of(frame)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_clock_announcement_is_read_once_by_a_process(
+    running, players, make_user, django_assert_max_num_queries
+):
+    """The countdown moved without an event: one reading for all the sockets."""
+    watcher = make_user("wendy")
+    pk = running.match.pk
+
+    async def scenario() -> list[str]:
+        users = [players[1], players[2], players[3], players[4], watcher, watcher]
+        sockets = [await socket_for(pk, user) for user in users]
+        try:
+            for socket in sockets:
+                assert (await socket.connect())[0]
+                await frame_at(socket, running.seq)
+            later = running.match.deadline + timedelta(seconds=100)
+            await database_sync_to_async(Match.objects.filter(pk=pk).update)(deadline=later)
+            counting = django_assert_max_num_queries(2)
+            await sync_to_async(counting.__enter__)()
+            await get_channel_layer().group_send(
+                match_group(pk), event_message(pk, running.seq, clock=True, revision="r1")
+            )
+            frames = [(await frame_at(socket, running.seq))[-1] for socket in sockets]
+            await sync_to_async(counting.__exit__)(None, None, None)
+            return frames
+        finally:
+            await close_all(sockets)
+
+    for frame in async_to_sync(scenario)():
+        # The countdown changed: the status line comes again, not the whole region.
+        assert "t-turn" in parts_of(frame)
+        assert 'id="table"' not in frame
 
 
 @pytest.mark.django_db(transaction=True)
