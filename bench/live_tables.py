@@ -32,6 +32,7 @@ import gzip
 import json
 import os
 import re
+import signal
 import statistics
 import sys
 import time
@@ -42,6 +43,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+# The wrapper that runs a server process under cProfile (``--profile``).
+PROFILED = str(ROOT / "bench" / "profiled.py")
 sys.path.insert(0, str(ROOT))
 
 import websockets  # noqa: E402
@@ -400,6 +403,10 @@ async def measure(
     )
     window_start = time.time()
     cpu_before = cpu_of(stack)
+    for process in stack.processes:
+        if PROFILED in process.argv:
+            # Profiles cover the measured window only (bench/profiled.py).
+            os.kill(process.pid, signal.SIGUSR1)
     await asyncio.sleep(duration)
     window_end = time.time()
     cpu_after = cpu_of(stack)
@@ -428,7 +435,7 @@ async def measure(
 def profile_processes(stack: Stack, directory: Path) -> None:
     """Make every process of ``stack`` run under ``profiled.py``, writing DIRECTORY/NAME.prof."""
     directory.mkdir(parents=True, exist_ok=True)
-    wrapper = str(ROOT / "bench" / "profiled.py")
+    wrapper = PROFILED
     for process in stack.processes:
         program = process.argv[1:] if process.argv[0] == sys.executable else process.argv
         out = directory / f"{process.name}.prof"

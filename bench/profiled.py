@@ -12,7 +12,9 @@ Each profiler counts its thread's CPU time (``time.thread_time_ns``), not
 the clock on the wall, so that threads waiting for work, for a lock or for
 the network cost nothing in the figures and a busy machine skews them less.
 
-``live_bench.py --profile DIR`` starts every server process this way; read
+``live_bench.py --profile DIR`` starts every server process this way, and
+sends each SIGUSR1 as its measured window opens: what was counted before
+(starting, connecting every client) is forgotten. Read
 the result with ``python -m pstats OUT.prof`` or ``bench/profile_report.py``.
 """
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import cProfile
 import pstats
 import runpy
+import signal
 import sys
 import threading
 import time
@@ -45,12 +48,21 @@ def _profile_this_thread(frame: Any, event: str, arg: Any) -> None:
     profiler.enable()
 
 
+def _forget(signum: int, frame: Any) -> None:
+    with _lock:
+        for profiler in _profilers:
+            profiler.clear()
+
+
 def main() -> None:
     out = Path(sys.argv[1])
     program = sys.argv[2]
     sys.argv = sys.argv[2:]
     sys.path.insert(0, str(Path(program).resolve().parent))
     threading.setprofile(_profile_this_thread)
+    # SIGUSR1 forgets what was counted so far: the benchmark sends it as its
+    # measured window opens, so that starting up and connecting are left out.
+    signal.signal(signal.SIGUSR1, _forget)
     main_profiler = _profiler()
     _profilers.append(main_profiler)
     main_profiler.enable()

@@ -13,8 +13,11 @@ Prints, per viewer and over all of them: the number of pushes, the median,
 90th percentile and largest push in bytes, the bytes pushed over the whole
 match, and the whole region's size (what a socket gets on connecting). The
 sizes are deterministic: the same on every run and every machine. Also
-prints the CPU time per event of reading the match once and drawing the
-five pictures (noisy on a busy machine; ``--profile`` shows where it goes).
+prints the CPU time per event of reading the match from the database, of
+following the step its announcement carries instead (as a server process
+that keeps the match does, ``games.match.steps``), and of drawing the five
+pictures (noisy on a busy machine; ``--profile`` shows where the following
+and drawing go).
 
 Run: ``.venv/bin/python bench/push_bench.py`` (``--people`` to keep the
 players at their seats, so the timers show; ``--profile N`` for the N most
@@ -67,10 +70,16 @@ def play(people: bool, language: str, profiler: cProfile.Profile | None) -> dict
     from django.contrib.auth.models import User
     from django.utils import timezone
 
-    from games.match import dealing, services
+    from games.match import broadcast, dealing, services
     from games.match.models import Match, Seat
-    from games.table.live import Picture, draw
+    from games.table.live import Hub, Picture, draw
     from games.table.render import read_match
+
+    # Announcements carry their steps, as they do between server processes,
+    # and a hub of this process follows them as another server process would.
+    announced: list[dict[str, Any]] = []
+    broadcast.steps_travel = lambda: True  # type: ignore[assignment]
+    broadcast._send = announced.extend  # type: ignore[assignment]
 
     class Seeded:
         rng = random.Random(SEED)
@@ -90,18 +99,35 @@ def play(people: bool, language: str, profiler: cProfile.Profile | None) -> dict
     services.start_match(users[0], match)
     if not people:
         Seat.objects.filter(match=match).update(away=True)
+    hub = Hub()
+    hub.join(match.pk, users[4].pk)
+    hub.reading(match.pk, 0, None, fresh=True)
+    announced.clear()
     sizes: dict[str, list[int]] = {viewer: [] for viewer in VIEWERS}
     whole: dict[str, list[int]] = {viewer: [] for viewer in VIEWERS}
     seconds: list[float] = []
+    reads: list[float] = []
+    steps: list[float] = []
     sent: dict[str, Picture | None] = dict.fromkeys(VIEWERS)
     later = timezone.now() + timedelta(days=365)
     while True:
         started = time.process_time()
+        reading = read_match(match.pk)
+        reads.append(time.process_time() - started)
+        started = time.process_time()
         if profiler is not None:
             profiler.enable()
-        reading = read_match(match.pk)
+        for message in announced:
+            if not hub.advance(match.pk, message["seq"], message.get("rev"), message["next"]):
+                raise SystemExit(f"the step to event {message['seq']} was not taken")
+        announced.clear()
+        followed = hub.known(match.pk, reading.seq, None)
+        steps.append(time.process_time() - started)
+        if followed is None or followed.state != reading.state:
+            raise SystemExit(f"the steps did not lead to event {reading.seq}")
+        started = time.process_time()
         pictures = {
-            viewer: draw(reading, user, language=language)
+            viewer: draw(followed, user, language=language)
             for viewer, user in zip(VIEWERS, users, strict=True)
         }
         if profiler is not None:
@@ -118,7 +144,14 @@ def play(people: bool, language: str, profiler: cProfile.Profile | None) -> dict
         # A person's timer runs out as a bot's delay does: the turn is due now.
         if services.play_due_turn(match.pk, now=later) is None:
             raise SystemExit(f"nothing was due at event {reading.seq}")
-    return {"sizes": sizes, "whole": whole, "seconds": seconds, "events": reading.seq}
+    return {
+        "sizes": sizes,
+        "whole": whole,
+        "seconds": seconds,
+        "reads": reads,
+        "steps": steps,
+        "events": reading.seq,
+    }
 
 
 def report(figures: dict[str, Any]) -> None:
@@ -136,12 +169,14 @@ def report(figures: dict[str, Any]) -> None:
             f" {quantile(values, 0.9):>7} {max(values):>7} {sum(values):>12}"
             f" {statistics.median(whole):>13.0f}"
         )
-    seconds = figures["seconds"]
-    median, mean = statistics.median(seconds) * 1000, statistics.mean(seconds) * 1000
-    print(
-        "CPU per event, reading once and drawing the five pictures:"
-        f" median {median:.2f} ms, mean {mean:.2f} ms"
-    )
+    for label, key in (
+        ("reading the match from the database", "reads"),
+        ("following the announced step instead", "steps"),
+        ("drawing the five pictures", "seconds"),
+    ):
+        values = figures[key]
+        median, mean = statistics.median(values) * 1000, statistics.mean(values) * 1000
+        print(f"CPU per event, {label}: median {median:.2f} ms, mean {mean:.2f} ms")
 
 
 def quantile(values: list[int], q: float) -> int:
