@@ -335,7 +335,7 @@ def relay_pending(now: datetime | None = None) -> int:
         for row in latest.values():
             _give_back_wait(row, now)
         try:
-            _send([event_message(r.match_id, r.seq, clock=r.clock) for r in latest.values()])
+            _send([_relayed(row) for row in latest.values()])
         except Exception as error:  # each layer backend fails its own way
             # Nothing changes, the rows stay: the next pass tries again.
             logger.warning("relay: %s announcements not sent (%r); retrying", len(latest), error)
@@ -350,6 +350,13 @@ def relay_pending(now: datetime | None = None) -> int:
             (now - row.created_at).total_seconds(),
         )
     return len(latest)
+
+
+def _relayed(row: Announcement) -> dict[str, Any]:
+    """The message relaying ``row``. A clock announcement is named after its row, so
+    that each server process reads the match once for it, not once per socket."""
+    revision = f"relay-{row.pk}" if row.clock else ""
+    return event_message(row.match_id, row.seq, clock=row.clock, revision=revision)
 
 
 def _give_back_wait(row: Announcement, now: datetime) -> None:
