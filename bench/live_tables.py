@@ -410,6 +410,9 @@ async def measure(
     await asyncio.sleep(duration)
     window_end = time.time()
     cpu_after = cpu_of(stack)
+    for process in stack.processes:
+        if PROFILED in process.argv:
+            os.kill(process.pid, signal.SIGUSR2)
     cpu = {name: cpu_after[name] - cpu_before[name] for name in cpu_after}
     echo_stop.set()
     await asyncio.to_thread(lambda: [worker.stop() for worker in stack.worker_processes])

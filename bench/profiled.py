@@ -13,8 +13,9 @@ the clock on the wall, so that threads waiting for work, for a lock or for
 the network cost nothing in the figures and a busy machine skews them less.
 
 ``live_bench.py --profile DIR`` starts every server process this way, and
-sends each SIGUSR1 as its measured window opens: what was counted before
-(starting, connecting every client) is forgotten. Read
+sends each SIGUSR1 as its measured window opens and SIGUSR2 as it closes:
+the profiles cover the window alone, not starting, connecting every client
+or stopping. Read
 the result with ``python -m pstats OUT.prof`` or ``bench/profile_report.py``.
 """
 
@@ -54,15 +55,40 @@ def _forget(signum: int, frame: Any) -> None:
             profiler.clear()
 
 
+_written: list[Path] = []
+
+
+def _write(out: Path) -> None:
+    """Write what every thread's profiler counted so far to ``out``, once."""
+    if _written:
+        return
+    _written.append(out)
+    stats: pstats.Stats | None = None
+    with _lock:
+        for profiler in _profilers:
+            try:
+                found = pstats.Stats(profiler)
+            except TypeError:  # a thread's profiler that never saw a call
+                continue
+            if stats is None:
+                stats = found
+            else:
+                stats.add(found)
+    if stats is not None:
+        stats.dump_stats(out)
+
+
 def main() -> None:
     out = Path(sys.argv[1])
     program = sys.argv[2]
     sys.argv = sys.argv[2:]
     sys.path.insert(0, str(Path(program).resolve().parent))
     threading.setprofile(_profile_this_thread)
-    # SIGUSR1 forgets what was counted so far: the benchmark sends it as its
-    # measured window opens, so that starting up and connecting are left out.
+    # SIGUSR1 forgets what was counted so far and SIGUSR2 writes what was
+    # counted since: the benchmark sends them as its measured window opens
+    # and closes, so that starting up, connecting and stopping are left out.
     signal.signal(signal.SIGUSR1, _forget)
+    signal.signal(signal.SIGUSR2, lambda signum, frame: _write(out))
     main_profiler = _profiler()
     _profilers.append(main_profiler)
     main_profiler.enable()
@@ -73,19 +99,7 @@ def main() -> None:
     finally:
         main_profiler.disable()
         threading.setprofile(None)  # type: ignore[arg-type]
-        stats: pstats.Stats | None = None
-        with _lock:
-            for profiler in _profilers:
-                try:
-                    found = pstats.Stats(profiler)
-                except TypeError:  # a thread's profiler that never saw a call
-                    continue
-                if stats is None:
-                    stats = found
-                else:
-                    stats.add(found)
-        if stats is not None:
-            stats.dump_stats(out)
+        _write(out)
 
 
 if __name__ == "__main__":
