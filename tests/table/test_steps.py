@@ -197,7 +197,8 @@ def test_steps_held_in_one_batch_are_joined(players, announced, monkeypatch):
     assert hub.known(match_id, message["seq"], None).state == read_match(match_id).state
 
 
-def test_the_in_memory_layer_carries_no_step(players, monkeypatch):
+def test_the_in_memory_layer_carries_no_step(players, monkeypatch, settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     sent: list[dict[str, Any]] = []
     monkeypatch.setattr(broadcast, "_send", sent.extend)
     match_id = started_match(players).match.pk
