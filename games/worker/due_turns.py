@@ -15,9 +15,14 @@ restarted worker carries on from the database alone.
 Several workers may share the matches out (``Shard``, ``run_worker --shard
 K --shards N``): each plays the matches whose id modulo N is K, so no two
 race for the same turn and each keeps the state of the matches it moved
-(``games.match.recent_states``) instead of reading the log again. A turn
-overdue by ``SHARD_TAKEOVER`` is played by whichever worker comes first, so
-a shard whose worker is down only waits that long.
+(``games.match.recent_states``) instead of reading the log again. Each
+sharded worker records a beat of its own about once a second, during its
+passes too (``heartbeat.beat_shard``). Once a shard's worker has been
+silent for ``SHARD_TAKEOVER``, its turns overdue by as much are played by
+whichever worker comes first, so a shard whose worker is down only waits
+that long. A worker that is alive but behind keeps its own turns: taking
+them over because they were late made busy workers race for each other's
+matches, each reading the state back from the log, and fall further behind.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY
 from games.match.errors import ServiceError
 from games.match.event_log import LogError
 from games.match.models import Event, Match
+from games.worker import heartbeat
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +49,8 @@ logger = logging.getLogger(__name__)
 BATCH = 200
 # How long a match whose turn cannot be played waits before the next try.
 BROKEN_RETRY = timedelta(minutes=1)
-# How overdue a turn of another shard must be before a sharded worker plays it.
+# How long a shard's worker must have been silent, and its turn overdue,
+# before another sharded worker plays that turn.
 SHARD_TAKEOVER = timedelta(seconds=5)
 
 
@@ -63,12 +70,33 @@ class Shard:
         return match_id % self.count == self.index
 
     def due(self, playing: QuerySet[Match], now: datetime) -> QuerySet[Match]:
-        """Of ``playing``, the matches due for this shard at ``now``: its own, and any
-        other shard's overdue by SHARD_TAKEOVER."""
-        return playing.annotate(shard=Mod("pk", self.count)).filter(
-            Q(shard=self.index) & (Q(deadline__lte=now) | Q(deadline__isnull=True))
-            | Q(deadline__lte=now - SHARD_TAKEOVER)
-        )
+        """Of ``playing``, the matches due for this shard at ``now``: its own, and those
+        of a silent shard (``silent``) overdue by SHARD_TAKEOVER. Raises DatabaseError."""
+        own = Q(shard=self.index) & (Q(deadline__lte=now) | Q(deadline__isnull=True))
+        silent = self.silent(now)
+        if silent:
+            own |= Q(shard__in=sorted(silent), deadline__lte=now - SHARD_TAKEOVER)
+        return playing.annotate(shard=Mod("pk", self.count)).filter(own)
+
+    def silent(self, now: datetime) -> set[int]:
+        """The other shards whose worker has not beaten for SHARD_TAKEOVER at ``now``.
+
+        Raises DatabaseError.
+        """
+        return heartbeat.silent_shards(self.count, now - SHARD_TAKEOVER) - {self.index}
+
+    def beat(self, now: datetime) -> None:
+        """Record that this shard's worker runs, at most once a heartbeat (by ``now``,
+        the site's clock). Raises DatabaseError."""
+        last = _last_beats.get(self)
+        if last is not None and last <= now < last + timedelta(seconds=heartbeat.BEAT_EVERY):
+            return
+        heartbeat.beat_shard(self.index, now)
+        _last_beats[self] = now
+
+
+# When each shard of this process last recorded its beat, by the site's clock.
+_last_beats: dict[Shard, datetime] = {}
 
 
 def advance_due(
@@ -87,6 +115,7 @@ def advance_due(
     if shard is None:
         playing = playing.filter(Q(deadline__lte=now) | Q(deadline__isnull=True))
     else:
+        shard.beat(now)
         playing = shard.due(playing, now)
     due = list(
         playing.order_by(F("deadline").asc(nulls_first=True), "pk").values_list("pk", "seq")[:limit]
@@ -106,6 +135,9 @@ def advance_due(
             # The turn's own number: a deal may have followed an action.
             _log(match_id, seq + 1, turn)
             _log_declared_for(match_id, seq + 1, turn.outcome.match.seq)
+        if shard is not None:
+            # A long pass must not look like a dead worker to the others.
+            shard.beat(timezone.now())
     return played
 
 
@@ -127,17 +159,20 @@ def _log_declared_for(match_id: int, after: int, last: int) -> None:
 
 def next_deadline(shard: Shard | None = None) -> datetime | None:
     """When the next turn of a running match falls due (for ``shard``, when one of
-    its own falls due or another's is overdue by SHARD_TAKEOVER); None when no
-    match is running.
+    its own falls due or one of a silent shard's is overdue by SHARD_TAKEOVER);
+    None when no match is running.
 
     A running match without a deadline is due now.
     """
     playing = Match.objects.filter(status=Match.Status.PLAYING)
     if shard is None:
         return _first_deadline(playing)
-    own = playing.annotate(shard=Mod("pk", shard.count)).filter(shard=shard.index)
-    soonest = _first_deadline(own)
-    other = _first_deadline(playing.exclude(pk__in=own.values("pk")))
+    by_shard = playing.annotate(shard=Mod("pk", shard.count))
+    soonest = _first_deadline(by_shard.filter(shard=shard.index))
+    silent = shard.silent(timezone.now())
+    if not silent:
+        return soonest
+    other = _first_deadline(by_shard.filter(shard__in=sorted(silent)))
     if other is not None:
         other += SHARD_TAKEOVER
         if soonest is None or other < soonest:

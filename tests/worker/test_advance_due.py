@@ -15,7 +15,7 @@ from games import rules
 from games.match import services
 from games.match.event_log import load_state
 from games.match.models import DealSnapshot, Event, Match, Seat
-from games.worker import due_turns
+from games.worker import due_turns, heartbeat
 from tests.support.clock import Clock, deadline_of, reload
 from tests.support.log_check import assert_log_consistent
 
@@ -341,6 +341,27 @@ def test_a_sharded_worker_plays_only_its_own_shares_matches(
     later = clock.advance(0.001)
     due_turns.advance_due(now=later, shard=shard)
     assert all(reload(match).seq > match.seq for match in others)
+
+
+def test_a_sharded_worker_leaves_a_live_shards_late_turns_to_it(
+    start_table: TableStarter, clock: Clock
+):
+    matches = [start_table(bots=(1, 2, 3, 4)).match for _ in range(4)]
+    shard = due_turns.Shard(matches[0].pk % 2, 2)
+    other = due_turns.Shard(1 - shard.index, 2)
+    theirs = [match for match in matches if other.owns(match.pk)]
+    late = clock.set(max(deadline_of(match) for match in matches) + 2 * due_turns.SHARD_TAKEOVER)
+    # The other share's worker is behind, but it runs: its turns stay its own.
+    heartbeat.beat_shard(other.index, late - timedelta(seconds=1))
+    due_turns.advance_due(now=late, shard=shard)
+    assert all(reload(match).seq == match.seq for match in theirs)
+    # Nor does it wake for them.
+    own = [match for match in matches if shard.owns(match.pk)]
+    assert due_turns.next_deadline(shard) == min(deadline_of(match) for match in own)
+    # Silent for SHARD_TAKEOVER: its overdue turns are played by this worker.
+    later = clock.advance(due_turns.SHARD_TAKEOVER.total_seconds())
+    due_turns.advance_due(now=later, shard=shard)
+    assert all(reload(match).seq > match.seq for match in theirs)
 
 
 def test_a_sharded_worker_wakes_for_its_own_turns_and_for_others_long_overdue(

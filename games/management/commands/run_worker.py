@@ -62,7 +62,8 @@ class Command(BaseCommand):
             type=int,
             default=0,
             help="Which share this worker plays: the matches whose id modulo --shards is this "
-            "(0 to shards-1); another share's turn overdue by a few seconds is played too.",
+            "(0 to shards-1); a turn of a share whose worker fell silent is played too, once "
+            "it is a few seconds overdue.",
         )
         parser.add_argument(
             "--interval",
