@@ -75,6 +75,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         # This process has no event loop: announcements get one that lasts.
         broadcast.send_from_own_loop()
+        # The deadlines this worker sets ring its own alarm; no other worker needs them.
+        alarm.keep_wakeups_local()
         try:
             shard = due_turns.Shard(options["shard"], options["shards"])
         except ValueError as error:
