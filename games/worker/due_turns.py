@@ -28,7 +28,7 @@ matches, each reading the state back from the log, and fall further behind.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db.models import F, Q, QuerySet
@@ -54,13 +54,21 @@ BROKEN_RETRY = timedelta(minutes=1)
 SHARD_TAKEOVER = timedelta(seconds=5)
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Shard:
     """The matches one of ``count`` workers plays: those whose id modulo ``count`` is
-    ``index``. Raises ValueError for an index outside 0..count-1."""
+    ``index``. Raises ValueError for an index outside 0..count-1.
+
+    It also keeps, for its worker, when it last recorded its beat and which
+    other shards it last found silent: each is written or read at most once
+    a heartbeat (by the site's clock), not at every pass.
+    """
 
     index: int
     count: int
+    _beaten: datetime | None = field(default=None, init=False, repr=False)
+    _silent: set[int] = field(default_factory=set, init=False, repr=False)
+    _silent_read: datetime | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not 0 <= self.index < self.count:
@@ -79,24 +87,27 @@ class Shard:
         return playing.annotate(shard=Mod("pk", self.count)).filter(own)
 
     def silent(self, now: datetime) -> set[int]:
-        """The other shards whose worker has not beaten for SHARD_TAKEOVER at ``now``.
-
-        Raises DatabaseError.
-        """
-        return heartbeat.silent_shards(self.count, now - SHARD_TAKEOVER) - {self.index}
+        """The other shards whose worker has not beaten for SHARD_TAKEOVER at ``now``
+        (as read at most a heartbeat ago). Raises DatabaseError."""
+        if not _within_a_beat(self._silent_read, now):
+            since = now - SHARD_TAKEOVER
+            self._silent = heartbeat.silent_shards(self.count, since) - {self.index}
+            self._silent_read = now
+        return self._silent
 
     def beat(self, now: datetime) -> None:
         """Record that this shard's worker runs, at most once a heartbeat (by ``now``,
         the site's clock). Raises DatabaseError."""
-        last = _last_beats.get(self)
-        if last is not None and last <= now < last + timedelta(seconds=heartbeat.BEAT_EVERY):
+        if _within_a_beat(self._beaten, now):
             return
         heartbeat.beat_shard(self.index, now)
-        _last_beats[self] = now
+        self._beaten = now
 
 
-# When each shard of this process last recorded its beat, by the site's clock.
-_last_beats: dict[Shard, datetime] = {}
+def _within_a_beat(last: datetime | None, now: datetime) -> bool:
+    """True when ``last`` is less than a heartbeat before ``now`` (a clock that went
+    back makes it False)."""
+    return last is not None and last <= now < last + timedelta(seconds=heartbeat.BEAT_EVERY)
 
 
 def advance_due(
