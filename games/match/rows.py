@@ -211,6 +211,23 @@ def update_match(match: Match, names: Iterable[str]) -> None:
         )
 
 
+def column_reader(model: type[Model], name: str) -> Callable[[Any], Any]:
+    """How to read field ``name`` of ``model`` as the database sends it in a
+    hand-written statement (a SQLite date, say, comes as text)."""
+    column = model._meta.get_field(name).get_col(model._meta.db_table)  # type: ignore[union-attr]
+    converters = [
+        *connection.ops.get_db_converters(column),
+        *column.get_db_converters(connection),
+    ]
+
+    def read(value: Any) -> Any:
+        for convert in converters:
+            value = convert(value, None, connection)
+        return value
+
+    return read
+
+
 def _prepared(field: Any, instance: Model) -> Any:
     """The value of ``field`` on ``instance`` as the database takes it."""
     assert isinstance(field, Field)

@@ -30,12 +30,14 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
+from django.db import connection
 from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Mod
 from django.utils import timezone
 
-from games.match import services
+from games.match import rows, services
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY
 from games.match.errors import ServiceError
 from games.match.event_log import LogError
@@ -120,17 +122,17 @@ def advance_due(
     first is skipped). Raises DatabaseError when the database fails.
     """
     now = now or timezone.now()
-    playing: QuerySet[Match] = Match.objects.filter(status=Match.Status.PLAYING)
-    # A running match without a deadline (one started before deadlines were
-    # stored) is due at once rather than stalled for ever.
-    if shard is None:
-        playing = playing.filter(Q(deadline__lte=now) | Q(deadline__isnull=True))
-    else:
+    if shard is not None:
         shard.beat(now)
-        playing = shard.due(playing, now)
-    due = list(
-        playing.order_by(F("deadline").asc(nulls_first=True), "pk").values_list("pk", "seq")[:limit]
-    )
+    if shard is None or not shard.silent(now):
+        due = _own_due(now, limit, shard)
+    else:
+        playing = shard.due(Match.objects.filter(status=Match.Status.PLAYING), now)
+        due = list(
+            playing.order_by(F("deadline").asc(nulls_first=True), "pk").values_list("pk", "seq")[
+                :limit
+            ]
+        )
     played = 0
     for match_id, seq in due:
         try:
@@ -175,20 +177,95 @@ def next_deadline(shard: Shard | None = None) -> datetime | None:
 
     A running match without a deadline is due now.
     """
-    playing = Match.objects.filter(status=Match.Status.PLAYING)
+    soonest = _own_first_deadline(shard)
     if shard is None:
-        return _first_deadline(playing)
-    by_shard = playing.annotate(shard=Mod("pk", shard.count))
-    soonest = _first_deadline(by_shard.filter(shard=shard.index))
+        return soonest
     silent = shard.silent(timezone.now())
     if not silent:
         return soonest
+    playing = Match.objects.filter(status=Match.Status.PLAYING)
+    by_shard = playing.annotate(shard=Mod("pk", shard.count))
     other = _first_deadline(by_shard.filter(shard__in=sorted(silent)))
     if other is not None:
         other += SHARD_TAKEOVER
         if soonest is None or other < soonest:
             soonest = other
     return soonest
+
+
+class _Statements:
+    """The two queries of every pass, written once per process: which of the worker's
+    own matches are due, and when the first of them falls due.
+
+    A pass usually plays one or two turns (bots' turns fall due one after
+    another), so compiling these through the ORM at every pass cost about as
+    much as the turns. A running match without a deadline (one started
+    before deadlines were stored) comes first: it is due at once rather than
+    stalled for ever.
+    """
+
+    def __init__(self) -> None:
+        quote = connection.ops.quote_name
+        table = quote(Match._meta.db_table)
+        pk = quote(Match._meta.pk.column)
+        deadline = quote(Match._meta.get_field("deadline").column)
+        status = quote(Match._meta.get_field("status").column)
+        seq = quote(Match._meta.get_field("seq").column)
+        self.pk = pk
+        self.where = f"{status} = %s"
+        self.due = (
+            f"SELECT {pk}, {seq} FROM {table} WHERE {{where}}"
+            f" AND ({deadline} <= %s OR {deadline} IS NULL)"
+            f" ORDER BY {deadline} IS NOT NULL, {deadline}, {pk} LIMIT %s"
+        )
+        self.first = (
+            f"SELECT {deadline} FROM {table} WHERE {{where}}"
+            f" ORDER BY {deadline} IS NOT NULL, {deadline} LIMIT 1"
+        )
+        self.read_deadline = rows.column_reader(Match, "deadline")
+
+    def of(self, shard: Shard | None) -> tuple[str, list[Any]]:
+        """The condition picking the running matches of ``shard`` (all without one)."""
+        if shard is None:
+            return self.where, [Match.Status.PLAYING.value]
+        return (
+            f"{self.where} AND {self.pk} %% %s = %s",
+            [Match.Status.PLAYING.value, shard.count, shard.index],
+        )
+
+
+_statements: dict[str, _Statements] = {}
+
+
+def _for_connection() -> _Statements:
+    statements = _statements.get(connection.vendor)
+    if statements is None:
+        statements = _statements[connection.vendor] = _Statements()
+    return statements
+
+
+def _own_due(now: datetime, limit: int, shard: Shard | None) -> list[tuple[int, int]]:
+    """(id, event number) of the running matches of ``shard`` due at ``now``, the most
+    overdue first, ``limit`` at most."""
+    statements = _for_connection()
+    where, params = statements.of(shard)
+    moment = connection.ops.adapt_datetimefield_value(now)
+    with connection.cursor() as cursor:
+        cursor.execute(statements.due.format(where=where), [*params, moment, limit])
+        return [(int(pk), int(seq)) for pk, seq in cursor.fetchall()]
+
+
+def _own_first_deadline(shard: Shard | None) -> datetime | None:
+    """The soonest deadline of the running matches of ``shard``; now for one without."""
+    statements = _for_connection()
+    where, params = statements.of(shard)
+    with connection.cursor() as cursor:
+        cursor.execute(statements.first.format(where=where), params)
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    deadline = statements.read_deadline(found[0])
+    return deadline or timezone.now()
 
 
 def _first_deadline(playing: QuerySet[Match]) -> datetime | None:

@@ -199,8 +199,12 @@ def test_a_match_whose_log_does_not_replay_does_not_stop_the_others(
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("bots", [(), (1, 2, 3, 4)], ids=["timer", "bot"])
 def test_racing_workers_record_a_due_turn_once(
-    start_table: TableStarter, clock: Clock, bots: tuple[int, ...]
+    start_table: TableStarter, clock: Clock, bots: tuple[int, ...], settings: Any
 ):
+    # The turn after it is not due yet: a worker that lists the match only
+    # once the first turn is committed finds nothing to play, rather than
+    # rightly playing the next turn.
+    settings.BOT_DELAY_SECONDS = 1
     match = start_table(bots=bots).match
     now = clock.set(deadline_of(match))
     workers = 8
