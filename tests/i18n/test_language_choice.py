@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
@@ -19,6 +18,7 @@ from accounts.models import Profile
 from baloot_site.asgi import application
 from tests.support.drivers import started_match
 from tests.support.players import client_for
+from tests.support.sockets import Socket
 
 pytestmark = pytest.mark.django_db
 
@@ -161,7 +161,7 @@ async def test_the_tables_pushes_speak_the_players_language(
         )
 
     cookie = await database_sync_to_async(choose_arabic)()
-    socket = WebsocketCommunicator(
+    socket = Socket(
         application,
         f"/ws/match/{outcome.match.pk}/",
         headers=[

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
-from channels.testing import HttpCommunicator, WebsocketCommunicator
+from channels.testing import HttpCommunicator
 from django.core.asgi import get_asgi_application
 from django.core.management import call_command
 
 from baloot_site.asgi import application
+from tests.support.sockets import Socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,7 +63,7 @@ async def asgi_get(app, path: str) -> dict:
 
 @pytest.mark.asyncio
 async def test_websockets_from_a_foreign_origin_are_refused():
-    communicator = WebsocketCommunicator(
+    communicator = Socket(
         application,
         "/ws/anything/",
         headers=[*HOST, (b"origin", b"https://evil.example")],

@@ -11,6 +11,7 @@ from baloot_site.asgi import application
 from games.social import chat, queue, rematch
 from tests.support.drivers import start_match, started_match
 from tests.support.players import create_player
+from tests.support.sockets import Socket
 from tests.table.live import HOST, ORIGIN, close_all, session_cookie, socket_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -90,7 +91,7 @@ async def test_a_hidden_message_is_removed_from_open_pages(players):
 
 async def queue_socket(user: User, query: str = "") -> WebsocketCommunicator:
     cookie = await database_sync_to_async(session_cookie)(user)
-    socket = WebsocketCommunicator(
+    socket = Socket(
         application,
         f"/ws/queue/{'?' + query if query else ''}",
         headers=[HOST, ORIGIN, (b"cookie", cookie)],
@@ -135,7 +136,7 @@ async def test_closing_the_last_queue_page_leaves_the_queue(db):
 
 
 async def test_anonymous_queue_sockets_are_refused(db):
-    socket = WebsocketCommunicator(application, "/ws/queue/", headers=[HOST, ORIGIN])
+    socket = Socket(application, "/ws/queue/", headers=[HOST, ORIGIN])
     ok, code = await socket.connect()
     assert not ok
     assert code == 4401

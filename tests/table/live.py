@@ -14,6 +14,7 @@ from django.test import Client
 
 from baloot_site.asgi import application
 from games.match.models import Event, Match
+from tests.support.sockets import Socket
 
 HOST = (b"host", b"localhost")
 ORIGIN = (b"origin", b"http://localhost")
@@ -79,7 +80,7 @@ async def socket_for(
         cookie = await database_sync_to_async(session_cookie)(user)
         headers.append((b"cookie", cookie))
     path = f"/ws/match/{match_id}/" + (f"?{query}" if query else "")
-    return WebsocketCommunicator(application, path, headers=headers)
+    return Socket(application, path, headers=headers)
 
 
 async def frame_at(socket: WebsocketCommunicator, seq: int, timeout: float = 5) -> list[str]:

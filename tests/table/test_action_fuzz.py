@@ -37,6 +37,7 @@ from games.match.event_log import load_state
 from games.match.models import Match
 from tests.support.drivers import Driver, seat_everyone
 from tests.support.log_check import stored
+from tests.support.sockets import Socket
 from tests.table.live import HOST, ORIGIN, close_all, seq_of, session_cookie, socket_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -444,7 +445,7 @@ async def test_two_hundred_sockets_of_one_user_hit_the_cap_and_break_nothing(
     path = f"/ws/match/{match_id}/"
 
     def flooder_socket() -> WebsocketCommunicator:
-        return WebsocketCommunicator(application, path, headers=[HOST, ORIGIN, (b"cookie", cookie)])
+        return Socket(application, path, headers=[HOST, ORIGIN, (b"cookie", cookie)])
 
     served, refused = [], 0
     other = await socket_for(match_id, players[3])
