@@ -76,6 +76,8 @@ class _Statements:
         match_id = quote(Match._meta.pk.column)
         user_id = quote(get_user_model()._meta.pk.column)
         self.match_id = match_id
+        # A seat without a player has NULL in every player column, its key included.
+        self.user_pk = self.user.names.index(get_user_model()._meta.pk.attname)
         self.match_width = len(self.match.names)
         self.seat_width = len(self.seat.names)
         self.lock = f"SELECT {self.match.select} FROM {match_table} m WHERE m.{match_id} = %s"
@@ -107,7 +109,7 @@ class _Statements:
         end = start + self.seat_width
         seat = self.seat.build(row[start:end])
         assert isinstance(seat, Seat)
-        user = None if row[end] is None else self.user.build(row[end:])
+        user = None if row[end + self.user_pk] is None else self.user.build(row[end:])
         Seat.user.field.set_cached_value(seat, user)
         Seat.match.field.set_cached_value(seat, match)
         return seat
