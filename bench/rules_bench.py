@@ -3,8 +3,9 @@
 - complete random matches per second and deals per second: uniformly random
   legal actions, with legal-action generation (and so the Sawa check at every
   lead) at every step; once through the engine's compact path
-  (``legal_moves``/``apply_move``, as bots and searches use it) and once
-  through the notation API (``legal_actions``/``apply``, as the site does);
+  (``legal_moves``/``apply_move``, as bots and searches use it; only for an
+  engine that has it) and once through the notation API
+  (``legal_actions``/``apply``, as the site does);
 - the share of that time spent in the Sawa check;
 - the time to rebuild a state from a 700-action match (replay of the notation).
 
@@ -14,8 +15,8 @@ wall-clock ones (caches and clock speed still feel it). Each run measures
 this tree's engine and a reference engine (by default the
 one before the issue 13 speed work, unpacked with ``git archive``) in fresh
 interpreters, taking turns, so the two are compared on the same machine
-load; the report gives min/median/max over the runs and checks that both
-engines played the very same games.
+load; the report gives min/median/max over the runs and checks, through the
+notation API both engines have, that they played the very same games.
 
 Run: ``python bench/rules_bench.py [--seconds N] [--runs N] [--reference REV|none]``.
 """
@@ -40,8 +41,9 @@ from collections.abc import Callable
 from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-# The engine as it was before the issue 13 speed work.
-REFERENCE = "7ec0f2a"
+# The engine as it was before the issue 13 speed work: the parent of its
+# first commit (f9223ea, which brought the compact path), so no compact figures.
+REFERENCE = "96240bc"
 # A child run imports the engine under the root it is given, and only that one.
 sys.path.insert(0, sys.argv[sys.argv.index("--child") + 1] if "--child" in sys.argv else str(ROOT))
 
@@ -50,9 +52,7 @@ from games.rules import (  # noqa: E402
     Phase,
     RoundRecord,
     apply,
-    apply_move,
     legal_actions,
-    legal_moves,
     new_match,
     playing,
     random_deck,
@@ -111,7 +111,13 @@ def random_match(
 
 def random_match_compact(rng: random.Random) -> tuple[int, int]:
     """``random_match`` through the compact path: the same uniform choice
-    among the legal actions, with no notation dict but the logged one."""
+    among the legal actions, with no notation dict but the logged one.
+
+    Raises ImportError for an engine without the compact path.
+    """
+    # Imported here: the reference engine may predate the compact path.
+    from games.rules import apply_move, legal_moves
+
     state = new_match("classic", rng.randint(1, 4))
     deals = actions = 0
     while state.phase is not Phase.MATCH_OVER:
@@ -211,15 +217,21 @@ def bench_replay(repeats: int) -> tuple[float, float]:
 
 
 def measure(seconds: float) -> dict[str, Any]:
-    """Every figure of one run of the engine this interpreter imported."""
-    compact = bench_matches(seconds, random_match_compact)
+    """Every figure of one run of the engine this interpreter imported; the
+    compact ones only for an engine that has the compact path."""
+    figures: dict[str, Any] = {}
+    try:
+        compact = bench_matches(seconds, random_match_compact)
+    except ImportError:
+        pass
+    else:
+        figures["compact deals/s"] = compact["deals"]
+        figures["compact matches/s"] = compact["matches"]
+        figures["compact actions/s"] = compact["actions"]
     api = bench_matches(seconds, random_match)
     sawa = bench_sawa_share(seconds / 2)
     median, best = bench_replay(200)
-    return {
-        "compact deals/s": compact["deals"],
-        "compact matches/s": compact["matches"],
-        "compact actions/s": compact["actions"],
+    return figures | {
         "API deals/s": api["deals"],
         "API matches/s": api["matches"],
         "Sawa check share %": sawa,
@@ -263,11 +275,16 @@ def load() -> str:
 
 def report(engines: dict[str, list[dict[str, Any]]]) -> None:
     names = list(engines)
-    keys = [k for k in engines[names[0]][0] if k != "fingerprint"]
+    keys: list[str] = []
+    for name in reversed(names):
+        keys += [k for k in engines[name][0] if k != "fingerprint" and k not in keys]
     print(f"{'figure':<22}" + "".join(f"{name + ' min/median/max':>36}" for name in names))
     for key in keys:
         row = f"{key:<22}"
         for name in names:
+            if key not in engines[name][0]:
+                row += f"{'-':>36}"
+                continue
             values = [run[key] for run in engines[name]]
             digits = 2 if key.endswith("ms") or key.endswith("%") else 0
             low, mid, high = min(values), statistics.median(values), max(values)
@@ -275,11 +292,17 @@ def report(engines: dict[str, list[dict[str, Any]]]) -> None:
         print(row)
     if len(names) == 2:
         old, new = (engines[n] for n in names)
-        ratios = [
-            n["compact deals/s"] / o["compact deals/s"] for o, n in zip(old, new, strict=True)
-        ]
+        # Deals per second by the fastest path each engine has: an engine
+        # without the compact path is the notation API's figure.
+        fast = next(key for key in ("compact deals/s", "API deals/s") if key in old[0])
+        ratios = [n["compact deals/s"] / o[fast] for o, n in zip(old, new, strict=True)]
         print(
-            f"compact deals/s, {names[1]} / {names[0]} in the same run: "
+            f"compact deals/s of {names[1]} / {fast} of {names[0]} in the same run: "
+            + ", ".join(f"{r:.2f}x" for r in ratios)
+        )
+        ratios = [n["API deals/s"] / o["API deals/s"] for o, n in zip(old, new, strict=True)]
+        print(
+            f"API deals/s, {names[1]} / {names[0]} in the same run: "
             + ", ".join(f"{r:.2f}x" for r in ratios)
         )
         same = {run["fingerprint"] for runs in engines.values() for run in runs}

@@ -18,7 +18,7 @@ order, lead to the same outcomes.
 
 Public names: ``Position``, ``position_of``, ``value``, ``remaining_points``,
 ``card_values``, ``best_cards``, ``action_values``, ``legal_cards``,
-``OutOfTime`` and ``SOLVER_VERSION``; see ``docs/rules-api.md``.
+``DealSolver``, ``OutOfTime`` and ``SOLVER_VERSION``; see ``docs/rules-api.md``.
 """
 
 from __future__ import annotations
@@ -198,6 +198,48 @@ def action_values(state: State) -> list[tuple[dict[str, Any], tuple[int, int]]]:
     return out
 
 
+class DealSolver:
+    """Searches of the positions of one deal, sharing their transposition table.
+
+    The table holds bounds on the points team A takes from a trick on, keyed
+    by the four hands and the leader: a complete position under one trump and
+    lock, whichever search proved them. So whatever one search of a deal
+    proved stays true for the next, and a position reached later in the deal
+    (its subtree searched before) is mostly answered from the table. Values
+    are exactly those of ``value`` and ``best_cards``.
+    """
+
+    __slots__ = ("_solvers",)
+
+    def __init__(self) -> None:
+        self._solvers: dict[tuple[int, bool], _Solver] = {}
+
+    def _solver(self, position: Position) -> _Solver:
+        key = (position.trump, position.lock)
+        found = self._solvers.get(key)
+        if found is None:
+            found = self._solvers[key] = _Solver(position.trump, position.lock)
+        return found
+
+    def value(self, position: Position, guess: int | None = None) -> tuple[int, int]:
+        """``value(position)``; ``guess`` (team A's expected points, same counting)
+        is tried first: when it is right, two zero-window searches prove it."""
+        solver = self._solver(position)
+        total = solver.remaining(position)
+        a = solver.solve(position, guess)
+        return a, total - a
+
+    def best_cards(self, position: Position, value: tuple[int, int] | None = None) -> list[str]:
+        """``best_cards(position)``; ``value`` must be ``value(position)`` when given.
+
+        Knowing the best value, each card needs one zero-window search ("does
+        it reach the value?") instead of the search of its exact value.
+        """
+        solver = self._solver(position)
+        a = self.value(position)[0] if value is None else value[0]
+        return sorted(CARD_STR[card] for card in solver.reaching(position, a))
+
+
 def legal_cards(hand: int, trick: Sequence[tuple[int, int]], trump: int, lock: bool) -> int:
     """The mask of cards a hand may play to ``trick`` (D3, D4), as the engine rules."""
     if not trick:
@@ -315,10 +357,63 @@ class _Solver:
                     top, top_at = p, k
         return hands, leader, trick, top, top_at
 
-    def solve(self, position: Position) -> int:
-        """The points team A takes from the current trick on (this trick included)."""
+    def solve(self, position: Position, guess: int | None = None) -> int:
+        """The points team A takes from the current trick on (this trick included);
+        ``guess`` is tried first (``_bisect``)."""
         hands, leader, trick, top, top_at = self._start(position)
-        return self._bisect(hands, leader, trick, top, top_at, self.remaining(position))
+        return self._bisect(hands, leader, trick, top, top_at, self.remaining(position), guess)
+
+    def reaching(self, position: Position, target: int) -> list[int]:
+        """The cards the seat to act may play that keep ``target``, the position's
+        exact value (team A's points from the current trick on). One card of a
+        run of equivalent cards (``_runs``) answers for the whole run."""
+        hands, leader, trick, top, top_at = self._start(position)
+        seat = position.turn - 1
+        playable = legal_cards(hands[seat], position.trick, self.trump, self.lock)
+        in_play = hands[0] | hands[1] | hands[2] | hands[3]
+        for card in trick:
+            in_play |= 1 << card
+        out: list[int] = []
+        for suit in (0, 1, 2, 3):
+            mine = playable >> (8 * suit) & 0xFF
+            if mine:
+                for run in self._runs(suit, mine, in_play >> (8 * suit) & 0xFF):
+                    if self._keeps(hands, leader, trick, top, top_at, seat, run[0], target):
+                        out += run
+        return out
+
+    def _keeps(
+        self,
+        hands: list[int],
+        leader: int,
+        trick: list[int],
+        top: int,
+        top_at: int,
+        seat: int,
+        card: int,
+        target: int,
+    ) -> bool:
+        """Whether ``seat`` playing ``card`` keeps ``target``, by one zero-window search.
+
+        No card is better for its side than the position's value: team A's
+        card keeps it when it reaches at least ``target``, team B's when it
+        holds team A to at most ``target``.
+        """
+        maximizing = not seat & 1
+        alpha, beta = (target - 1, target) if maximizing else (target, target + 1)
+        hands[seat] ^= 1 << card
+        trick.append(card)
+        k = len(trick) - 1
+        suit = card >> 3
+        p = self.power[card] if suit == trick[0] >> 3 or suit == self.trump else -1
+        t, t_at = (p, k) if p > top else (top, top_at)
+        if k == 3:
+            v = self._finish(hands, leader, trick, t_at, alpha, beta)
+        else:
+            v = self._card(hands, leader, trick, t, t_at, alpha, beta, None)
+        trick.pop()
+        hands[seat] ^= 1 << card
+        return v >= target if maximizing else v <= target
 
     def children(self, position: Position) -> list[tuple[int, int]]:
         """(card, points team A takes) for every card the seat to act may play,
@@ -345,14 +440,28 @@ class _Solver:
         return out
 
     def _bisect(
-        self, hands: list[int], leader: int, trick: list[int], top: int, top_at: int, total: int
+        self,
+        hands: list[int],
+        leader: int,
+        trick: list[int],
+        top: int,
+        top_at: int,
+        total: int,
+        guess: int | None = None,
     ) -> int:
         """The exact value by zero-window searches: each one only answers "at
         least ``beta``?", which prunes far more than a full window, and the
-        table keeps what earlier ones proved. ``total`` bounds the value."""
+        table keeps what earlier ones proved. ``total`` bounds the value.
+        A ``guess`` is tested first ("at least it?", then "more?"), and the
+        bisection takes over once it fails."""
         low, high = 0, total
         while low < high:
-            beta = (low + high + 1) // 2
+            if guess is not None and low < guess <= high:
+                beta = guess
+            elif guess is not None and low <= guess < high:
+                beta = guess + 1
+            else:
+                beta = (low + high + 1) // 2
             if trick:
                 v = self._card(hands, leader, trick, top, top_at, beta - 1, beta, None)
             else:
@@ -571,18 +680,24 @@ class _Solver:
 
     def _representatives(self, suit: int, mine: int, in_play: int) -> tuple[int, ...]:
         """One card per run of equivalent cards in ``mine`` (8-bit suit patterns)."""
+        return tuple(run[0] for run in self._runs(suit, mine, in_play))
+
+    def _runs(self, suit: int, mine: int, in_play: int) -> list[list[int]]:
+        """The runs of equivalent cards in ``mine`` (8-bit suit patterns): cards of
+        one hand with the same card points and no card still in play between them
+        in trick order, which lead to the same outcomes."""
         order = TRUMP_STRENGTH if suit == self.trump else PLAIN_STRENGTH
         points = TRUMP_POINTS if suit == self.trump else PLAIN_POINTS
         ranks = sorted((r for r in range(8) if (in_play | mine) >> r & 1), key=lambda r: order[r])
-        reps: list[int] = []
+        runs: list[list[int]] = []
         previous = -1  # the last card of ``mine`` seen just below, in trick order
         for r in ranks:
             if mine >> r & 1:
                 if previous >= 0 and points[previous] == points[r]:
-                    previous = r
-                    continue
-                reps.append(8 * suit + r)
+                    runs[-1].append(8 * suit + r)
+                else:
+                    runs.append([8 * suit + r])
                 previous = r
             else:
                 previous = -1
-        return tuple(reps)
+        return runs

@@ -9,6 +9,12 @@ points (the tricks already taken plus the solver's value of the rest), so
 that the values before and after a play, and the evaluation line across the
 deal, read on one scale.
 
+All the searches of a deal share one transposition table
+(``solver.DealSolver``), from the last card back to the first: a position's
+search finds its later positions already in the table, and the value after a
+card, right whenever the card kept the value, is tried first. The figures
+are those of a fresh search of every position.
+
 No Django here: the worker runs ``analyse_deal`` in a separate, low-priority
 process (``games.worker.analysis``), and ``bench/analysis_bench.py`` times
 it. Only a deal that is over is ever analysed: the analysis shows every hand.
@@ -47,23 +53,32 @@ def analyse_deal(states: Sequence[State], actions: Sequence[dict[str, Any]]) -> 
         raise ValueError("a deal has one state more than actions")
     if states[-1].phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         raise ValueError("only a finished deal is analysed")
+    rated = [
+        step
+        for step, action in enumerate(actions, 1)
+        if states[step - 1].phase is Phase.PLAYING and is_analysed(action)
+    ]
+    # The whole-deal value of every position around a rated action, searched
+    # from the deal's end back to its start with one table: a position's
+    # search finds the later positions' subtrees in the table, and the value
+    # after a card is the first guess for the value before it (most cards
+    # keep it).
+    needed = {step - 1 for step in rated} | {
+        step for step in rated if states[step].phase is Phase.PLAYING
+    }
+    search = solver.DealSolver()
+    values: dict[int, tuple[int, int]] = {}
+    guess: int | None = None
+    for index in sorted(needed, reverse=True):
+        values[index] = _whole_deal(search, states[index], guess)
+        guess = values[index][0]
     plays: list[Play] = []
-    known: tuple[int, int] | None = None
-    for step, action in enumerate(actions, 1):
+    for step in rated:
+        action = actions[step - 1]
         before = states[step - 1]
-        if before.phase is not Phase.PLAYING or not is_analysed(action):
-            known = None
-            continue
-        position = solver.position_of(before)
         team = team_index(action["seat"])
-        value_before = known if known is not None else _whole_deal(before, position)
-        after = states[step]
-        if after.phase is Phase.PLAYING:
-            value_after = _whole_deal(after, solver.position_of(after))
-            known = value_after
-        else:
-            value_after = _final(before, position, action)
-            known = None
+        value_before = values[step - 1]
+        value_after = values[step] if step in values else _final(before, action)
         loss = max(0, value_before[team] - value_after[team])
         plays.append(
             {
@@ -75,24 +90,36 @@ def analyse_deal(states: Sequence[State], actions: Sequence[dict[str, Any]]) -> 
                 "after": list(value_after),
                 "loss": loss,
                 # Only a play that lost points names the cards that kept the
-                # value: the search of every card costs more than two values.
-                "best": solver.best_cards(position) if loss else [],
+                # value: that costs a search per card, more than the values.
+                "best": _best(search, before, value_before) if loss else [],
             }
         )
     return plays
 
 
-def _whole_deal(state: State, position: solver.Position) -> tuple[int, int]:
-    """The card points each team ends the deal with, best play from ``position`` on."""
-    a, b = solver.value(position)
+def _whole_deal(
+    search: solver.DealSolver, state: State, guess: int | None = None
+) -> tuple[int, int]:
+    """The card points each team ends the deal with, best play from ``state`` on;
+    ``guess`` is team A's expected figure."""
+    position = solver.position_of(state)
+    a, b = search.value(position, None if guess is None else guess - state.points[0])
     # state.points: the tricks already taken. The solver counts the trick in
     # progress from its first card, and a trick's points go to its winner
     # only once it is complete, so the two add up without overlap.
     return state.points[0] + a, state.points[1] + b
 
 
-def _final(before: State, position: solver.Position, action: dict[str, Any]) -> tuple[int, int]:
+def _best(search: solver.DealSolver, before: State, value: tuple[int, int]) -> list[str]:
+    """The cards that keep ``value``, the whole-deal value of ``before``."""
+    return search.best_cards(
+        solver.position_of(before), (value[0] - before.points[0], value[1] - before.points[1])
+    )
+
+
+def _final(before: State, action: dict[str, Any]) -> tuple[int, int]:
     """The deal's card points after the action that ended it (the last card, or a claim)."""
+    position = solver.position_of(before)
     if "play" in action:
         a, b = solver.card_values(position)[action["play"]]
     else:

@@ -149,3 +149,64 @@ def test_positions_are_checked() -> None:
         solver.Position.from_cards([["AS"], [], ["KS"], ["7H"]], [(2, "TS")], 1, None)
     with pytest.raises(ValueError, match="being played"):
         solver.position_of(start_deal(new_match(), random_deck(random.Random(1))))
+
+
+def _check_deal_solver(seed: int, count: int, max_tricks: int) -> int:
+    """Each end-game played at random to its end, every position searched with one
+    ``DealSolver`` (forward or backward through the deal, with guesses right,
+    wrong and out of range) against fresh searches and plain minimax."""
+    rng = random.Random(seed)
+    checked = 0
+    for number in range(count):
+        state = endgame(rng, max_tricks)
+        states = [state]
+        while state.phase is Phase.PLAYING:
+            plays = [a for a in legal_actions(state) if "play" in a and not a.get("baloot")]
+            state = apply(state, rng.choice(plays))
+            if state.phase is Phase.PLAYING:
+                states.append(state)
+        if number % 2:
+            states.reverse()
+        search = solver.DealSolver()
+        for state in states:
+            position = solver.position_of(state)
+            expected = solver.value(position)
+            assert expected[0] == minimax(state), state.deal_actions
+            total = solver.remaining_points(position)
+            guess = rng.choice(
+                [None, expected[0], expected[0] + rng.randint(-20, 20), -5, total + 7, 0, total]
+            )
+            assert search.value(position, guess) == expected, (state.deal_actions, guess)
+            best = solver.best_cards(position)
+            assert search.best_cards(position, expected) == best, state.deal_actions
+            assert search.best_cards(position) == best, state.deal_actions
+            checked += 1
+    return checked
+
+
+def test_a_deal_solver_gives_the_values_and_best_cards_of_fresh_searches() -> None:
+    assert _check_deal_solver(seed=31, count=150, max_tricks=3) > 500
+
+
+@pytest.mark.slow
+def test_a_deal_solver_on_many_end_games() -> None:
+    assert _check_deal_solver(seed=32, count=300, max_tricks=4) > 1500
+
+
+def test_a_deal_solver_on_bigger_positions() -> None:
+    # Six tricks left, beyond minimax's reach: compared with fresh searches,
+    # the table shared along the deal.
+    rng = random.Random(33)
+    for _ in range(4):
+        state = deal_in_play(rng)
+        while len(state.tricks) < 2:
+            plays = [a for a in legal_actions(state) if "play" in a and not a.get("baloot")]
+            state = apply(state, rng.choice(plays))
+        search = solver.DealSolver()
+        for _card in range(8):
+            position = solver.position_of(state)
+            expected = solver.value(position)
+            assert search.value(position, expected[0] + rng.randint(-8, 8)) == expected
+            assert search.best_cards(position, expected) == solver.best_cards(position)
+            plays = [a for a in legal_actions(state) if "play" in a and not a.get("baloot")]
+            state = apply(state, rng.choice(plays))

@@ -17,7 +17,7 @@ from games.match.finished_deals import finished_deal
 from games.match.models import DealAnalysis, Match
 from games.rules import solver
 from games.worker import analysis, in_server
-from games.worker.deal_analysis import analyse_deal
+from games.worker.deal_analysis import analyse_deal, is_analysed
 from tests.support.analysis import bot_match, cards_on_table, finish_deals, play_until
 
 TOTAL = {"sun": 130, "hokum": 162, "ashkal": 130}
@@ -76,6 +76,97 @@ def test_each_card_gets_its_exact_values_before_and_after():
     for first, second in itertools.pairwise(plays):
         assert first["after"] == second["before"]
     assert plays[-1]["after"] == list(states[-1].points)
+
+
+def analysis_from_scratch(
+    states: list[rules.State], actions: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The analysis with a fresh search for every figure: each position's value on
+    its own, and the best cards from every card's exact value."""
+    plays = []
+    for step, action in enumerate(actions, 1):
+        before = states[step - 1]
+        if before.phase is not rules.Phase.PLAYING or not is_analysed(action):
+            continue
+        position = solver.position_of(before)
+        value = solver.value(position)
+        value_before = [before.points[0] + value[0], before.points[1] + value[1]]
+        after = states[step]
+        if after.phase is rules.Phase.PLAYING:
+            value = solver.value(solver.position_of(after))
+            value_after = [after.points[0] + value[0], after.points[1] + value[1]]
+        elif "play" in action:
+            value = solver.card_values(position)[action["play"]]
+            value_after = [before.points[0] + value[0], before.points[1] + value[1]]
+        else:
+            rest = solver.remaining_points(position)
+            claimed = [rest, 0] if action["seat"] % 2 else [0, rest]
+            value_after = [before.points[0] + claimed[0], before.points[1] + claimed[1]]
+        team = (action["seat"] - 1) % 2
+        loss = max(0, value_before[team] - value_after[team])
+        plays.append(
+            {
+                "step": step,
+                "seat": action["seat"],
+                "card": action.get("play"),
+                "sawa": "play" not in action,
+                "before": value_before,
+                "after": value_after,
+                "loss": loss,
+                "best": solver.best_cards(position) if loss else [],
+            }
+        )
+    return plays
+
+
+def random_play(seed: int) -> tuple[list[rules.State], list[dict[str, Any]]]:
+    """A finished deal of random bids and random cards (Baloot and Sawa claims
+    included), from the start of its fifth trick: a mistake at almost every turn."""
+    rng = random.Random(seed)
+    while True:
+        state = rules.start_deal(rules.new_match(dealer=rng.randint(1, 4)), rules.random_deck(rng))
+        states, actions = [state], []
+        while state.phase not in (rules.Phase.ROUND_OVER, rules.Phase.MATCH_OVER):
+            action = rng.choice(rules.legal_actions(state))
+            state = rules.apply(state, action)
+            states.append(state)
+            actions.append(action)
+        start = next(
+            (
+                k
+                for k, s in enumerate(states)
+                if s.phase is rules.Phase.PLAYING and len(s.tricks) == 4
+            ),
+            None,
+        )
+        if start is not None:
+            return states[start:], actions[start:]
+
+
+def test_the_analysis_equals_fresh_searches_of_every_position():
+    plays = 0
+    claims = 0
+    for seed in range(200):
+        states, actions = random_play(seed)
+        expected = analysis_from_scratch(states, actions)
+        assert analyse_deal(states, actions) == expected, seed
+        plays += len(expected)
+        claims += sum(1 for p in expected if p["sawa"])
+    assert plays > 2500
+    assert claims
+
+
+@pytest.mark.parametrize("seed", [3, 20])
+def test_the_analysis_of_a_whole_deal_equals_fresh_searches(seed):
+    states, actions = random_deal(seed)
+    assert analyse_deal(states, actions) == analysis_from_scratch(states, actions)
+
+
+@pytest.mark.slow
+def test_the_analysis_of_many_whole_deals_equals_fresh_searches():
+    for seed in range(100, 112):
+        states, actions = random_deal(seed)
+        assert analyse_deal(states, actions) == analysis_from_scratch(states, actions), seed
 
 
 def test_a_deal_in_progress_is_refused():
