@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.bots import choose_action
-from games.match import access, dealing, projections, recent_states, steps
+from games.match import access, dealing, projections, recent_states, rows, steps
 from games.match.action_input import SERVER_FIELDS, clean_action
 from games.match.broadcast import announce_on_commit
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY, deadline_for
@@ -490,7 +490,7 @@ def play_due_turn(
     they come back. ``seen_seq`` (the event number the caller saw the match
     at) makes a match that moved since then not due. A turn another worker
     recorded first is not played again, and a match another transaction
-    holds is passed over rather than waited for (``_lock_unless_busy``).
+    holds is passed over rather than waited for (``rows.lock_with_seats``).
     Raises LogError for a log that does not rebuild, ServiceError if the
     action is refused for any reason but a lost race, DatabaseError when the
     database fails.
@@ -498,10 +498,14 @@ def play_due_turn(
     now = now or timezone.now()
     try:
         with transaction.atomic():
-            locked = _lock_unless_busy(match_id)
+            # The match and every seat in one statement: the seat to act, and
+            # the others, which the outcome carries to the pushes.
+            found = rows.lock_with_seats(match_id)
+            if found is None:
+                return None
+            locked, seats = found
             if (
-                locked is None
-                or locked.status != Match.Status.PLAYING
+                locked.status != Match.Status.PLAYING
                 or (seen_seq is not None and locked.seq != seen_seq)
                 or (locked.deadline is not None and locked.deadline > now)
             ):
@@ -513,14 +517,12 @@ def play_due_turn(
                 state = load_state(locked)
             if state.phase is rules.Phase.ROUND_OVER:
                 state = _deal(locked, state)
-                _project(locked, state)
-                outcome = Outcome(locked, state, _seats(locked))
+                _project(locked, state, seats)
+                outcome = Outcome(locked, state, seats)
                 _announce(outcome)
                 return DueTurn(outcome)
             if state.turn is None:
                 return None
-            # Every seat, so that the outcome carries them to the pushes.
-            seats = _seats(locked)
             seat = seats[state.turn]
             action, auto = _due_action(seat, state)
             fields = clean_action({k: v for k, v in action.items() if k not in SERVER_FIELDS})
@@ -868,10 +870,14 @@ def _record(
         state = rules.apply(state if state is not None else load_state(match), payload)
     except rules.IllegalAction as error:
         raise _refusal(error) from None
+    # Every caller holds the match row's lock and has checked the event
+    # number under it, so no racing twin can insert this event where the
+    # database has row locks (PostgreSQL): no savepoint is needed there. If
+    # one did, the transaction is spoilt and only the number's staleness can
+    # be told. Elsewhere a savepoint makes losing a race a clean refusal.
+    locked_row = connection.features.has_select_for_update
     try:
-        # A savepoint, so that losing a race is a clean refusal, not a broken
-        # transaction. With the row lock it only happens on SQLite.
-        with transaction.atomic():
+        with transaction.atomic(savepoint=not locked_row):
             _append(
                 match,
                 Event.Kind.ACTION,
@@ -880,6 +886,8 @@ def _record(
                 auto=bool(payload.get("auto")),
             )
     except IntegrityError:
+        if locked_row:
+            raise StaleSequence(expected=expected_seq, current=expected_seq + 1) from None
         raise _conflict(match.pk, expected_seq, payload) from None
     state = _declare_nothing_for_bare_hands(match, state)
     over = state.phase is rules.Phase.MATCH_OVER
@@ -955,17 +963,14 @@ def _append(
     *,
     actor_seat: int | None = None,
     auto: bool = False,
-) -> Event:
+) -> None:
     """Insert the match's next event; the unique (match, seq) refuses a racing twin.
 
     The event is noted on ``match`` for the announcement of the change.
     """
     match.seq += 1
-    event = Event.objects.create(
-        match=match, seq=match.seq, kind=kind, payload=payload, actor_seat=actor_seat, auto=auto
-    )
-    steps.note_appended(match, event)
-    return event
+    rows.insert_event(match, kind, payload, actor_seat, auto)
+    steps.note_appended(match, kind, payload)
 
 
 def _project(match: Match, state: rules.State, seats: dict[int, Seat] | None = None) -> None:
@@ -981,7 +986,7 @@ def _project(match: Match, state: rules.State, seats: dict[int, Seat] | None = N
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
         fields += ["status", "finished_at"]
-    match.save(update_fields=fields)
+    rows.update_match(match, fields)
 
 
 def _announce(outcome: Outcome) -> None:
@@ -1042,29 +1047,15 @@ def _match_id(match: MatchRef) -> int:
 
 def _lock(match: MatchRef) -> Match:
     """The match row, locked until the transaction ends; raises MatchNotFound."""
-    try:
-        return Match.objects.select_for_update().get(pk=_match_id(match))
-    except Match.DoesNotExist:
-        raise MatchNotFound() from None
-
-
-def _lock_unless_busy(match_id: int) -> Match | None:
-    """The match row locked until the transaction ends; None when there is no such
-    match, or when another transaction holds the row (where the database can say
-    so without waiting: PostgreSQL).
-
-    For the workers' due turns: a row held is a match being moved (by another
-    worker's turn, or a person's action), so a worker passes on to the next
-    due match instead of queueing behind it; the match is still due at the
-    next pass if it did not move.
-    """
-    skip = connection.features.has_select_for_update_skip_locked
-    return Match.objects.select_for_update(skip_locked=skip).filter(pk=match_id).first()
+    locked = rows.lock(_match_id(match))
+    if locked is None:
+        raise MatchNotFound()
+    return locked
 
 
 def _seats(match: Match) -> dict[int, Seat]:
-    """The match's seats by number."""
-    return {seat.number: seat for seat in Seat.objects.filter(match=match).select_related("user")}
+    """The match's seats by number, with their players."""
+    return rows.seats(match)
 
 
 def _own_seat(match: Match, user: Any) -> Seat:

@@ -30,6 +30,7 @@ from typing import Any
 
 from django.db import models
 
+from games.match.event_log import CURRENT_PAYLOAD_VERSION
 from games.match.models import Event, Match, Seat
 
 # Where a service's match instance collects the events it appended in the
@@ -69,19 +70,30 @@ class Step:
     seats: tuple[tuple[Any, ...], ...]
 
 
-def note_appended(match: Match, event: Event) -> None:
-    """Remember ``event``, just appended to ``match``, for the announcement of the change."""
-    match.__dict__.setdefault(APPENDED, []).append(event)
+@dataclass(frozen=True)
+class Appended:
+    """An event as appended to a match: its number, kind and payload (current format)."""
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    payload_version: int = CURRENT_PAYLOAD_VERSION
 
 
-def take_appended(match: Match) -> list[Event]:
+def note_appended(match: Match, kind: str, payload: dict[str, Any]) -> None:
+    """Remember the event numbered ``match.seq``, just appended to ``match``, for the
+    announcement of the change."""
+    match.__dict__.setdefault(APPENDED, []).append(Appended(match.seq, kind, payload))
+
+
+def take_appended(match: Match) -> list[Appended]:
     """The events noted on ``match`` since they were last taken (each is announced once)."""
-    events: list[Event] = match.__dict__.pop(APPENDED, None) or []
+    events: list[Appended] = match.__dict__.pop(APPENDED, None) or []
     return events
 
 
 def step_of(
-    match: Match, seats: dict[int, Seat] | None, events: Sequence[Event]
+    match: Match, seats: dict[int, Seat] | None, events: Sequence[Appended]
 ) -> dict[str, Any] | None:
     """The step that brought ``match`` to its current event by ``events``, to announce;
     None when unknown: the seats were not read with the change, or the events

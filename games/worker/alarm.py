@@ -75,6 +75,19 @@ class Alarm:
 ALARM = Alarm()
 
 _redis: Any = None
+# Whether this process tells the separate workers of the deadlines it sets.
+_publishing = True
+
+
+def keep_wakeups_local() -> None:
+    """Stop publishing this process's deadlines on Redis (a worker's own).
+
+    A worker sets the deadlines of the turns it plays, and its own alarm
+    rings for them; publishing them too cost a Redis round trip per turn and
+    woke every other worker's listener for a turn that is not theirs.
+    """
+    global _publishing
+    _publishing = False
 
 
 def _on_announcement(announcement: Notice) -> None:
@@ -83,7 +96,7 @@ def _on_announcement(announcement: Notice) -> None:
     if deadline is None:
         return
     ALARM.ring(deadline)
-    if settings.REDIS_URL and not settings.WORKER_IN_SERVER:
+    if _publishing and settings.REDIS_URL and not settings.WORKER_IN_SERVER:
         _publish(deadline)
 
 

@@ -13,6 +13,11 @@ fresh countdown. A timeout that falls due while workers run is untouched.
 
 The beat row is locked while one worker checks it, so of several workers
 coming back together only the first gives the time back.
+
+Sharded workers (``run_worker --shard K --shards N``) also each record a
+beat of their own (``beat_shard``), on row ``SHARD_ROWS + K``: another
+shard's turns are taken over only once that shard's worker has been silent
+for a while (``silent_shards``), not merely because its turns are late.
 """
 
 from __future__ import annotations
@@ -32,12 +37,15 @@ logger = logging.getLogger(__name__)
 
 # How often a running worker records that it runs.
 BEAT_EVERY = 1.0
-# The one row of the beat table.
+# The row of the beat every worker writes.
 ROW = 1
+# The beat of the worker of shard K is row SHARD_ROWS + K.
+SHARD_ROWS = 100
 
 
 class WorkerHeartbeat(models.Model):
-    """When a worker last ran: a single row, written about once a second.
+    """When a worker last ran (row ROW), and when each shard's worker last ran (rows
+    SHARD_ROWS + K), each written about once a second.
 
     Internal bookkeeping, shown nowhere.
     """
@@ -116,3 +124,25 @@ def give_back_time(since: datetime, now: datetime) -> int:
             announce_on_commit(match_id, seq, clock=True)
             moved += 1
     return moved
+
+
+def beat_shard(index: int, now: datetime) -> None:
+    """Record that the worker of shard ``index`` runs at ``now``. Raises DatabaseError."""
+    row = SHARD_ROWS + index
+    if not WorkerHeartbeat.objects.filter(pk=row).update(beat_at=now):
+        # Only this shard's worker writes this row: no one races to create it.
+        WorkerHeartbeat.objects.create(pk=row, beat_at=now)
+
+
+def silent_shards(count: int, since: datetime) -> set[int]:
+    """The shards of ``count`` whose worker has not beaten since ``since`` (or ever).
+
+    Raises DatabaseError.
+    """
+    rows = WorkerHeartbeat.objects.filter(pk__gte=SHARD_ROWS, pk__lt=SHARD_ROWS + count)
+    beats = dict(rows.values_list("pk", "beat_at"))
+    return {
+        index
+        for index in range(count)
+        if (last := beats.get(SHARD_ROWS + index)) is None or last < since
+    }

@@ -15,7 +15,7 @@ from games import rules
 from games.match import services
 from games.match.event_log import load_state
 from games.match.models import DealSnapshot, Event, Match, Seat
-from games.worker import due_turns
+from games.worker import due_turns, heartbeat
 from tests.support.clock import Clock, deadline_of, reload
 from tests.support.log_check import assert_log_consistent
 
@@ -199,8 +199,12 @@ def test_a_match_whose_log_does_not_replay_does_not_stop_the_others(
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("bots", [(), (1, 2, 3, 4)], ids=["timer", "bot"])
 def test_racing_workers_record_a_due_turn_once(
-    start_table: TableStarter, clock: Clock, bots: tuple[int, ...]
+    start_table: TableStarter, clock: Clock, bots: tuple[int, ...], settings: Any
 ):
+    # The turn after it is not due yet: a worker that lists the match only
+    # once the first turn is committed finds nothing to play, rather than
+    # rightly playing the next turn.
+    settings.BOT_DELAY_SECONDS = 1
     match = start_table(bots=bots).match
     now = clock.set(deadline_of(match))
     workers = 8
@@ -341,6 +345,27 @@ def test_a_sharded_worker_plays_only_its_own_shares_matches(
     later = clock.advance(0.001)
     due_turns.advance_due(now=later, shard=shard)
     assert all(reload(match).seq > match.seq for match in others)
+
+
+def test_a_sharded_worker_leaves_a_live_shards_late_turns_to_it(
+    start_table: TableStarter, clock: Clock
+):
+    matches = [start_table(bots=(1, 2, 3, 4)).match for _ in range(4)]
+    shard = due_turns.Shard(matches[0].pk % 2, 2)
+    other = due_turns.Shard(1 - shard.index, 2)
+    theirs = [match for match in matches if other.owns(match.pk)]
+    late = clock.set(max(deadline_of(match) for match in matches) + 2 * due_turns.SHARD_TAKEOVER)
+    # The other share's worker is behind, but it runs: its turns stay its own.
+    heartbeat.beat_shard(other.index, late - timedelta(seconds=1))
+    due_turns.advance_due(now=late, shard=shard)
+    assert all(reload(match).seq == match.seq for match in theirs)
+    # Nor does it wake for them.
+    own = [match for match in matches if shard.owns(match.pk)]
+    assert due_turns.next_deadline(shard) == min(deadline_of(match) for match in own)
+    # Silent for SHARD_TAKEOVER: its overdue turns are played by this worker.
+    later = clock.advance(due_turns.SHARD_TAKEOVER.total_seconds())
+    due_turns.advance_due(now=later, shard=shard)
+    assert all(reload(match).seq > match.seq for match in theirs)
 
 
 def test_a_sharded_worker_wakes_for_its_own_turns_and_for_others_long_overdue(

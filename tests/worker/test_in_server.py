@@ -12,7 +12,7 @@ from django.utils import timezone
 from baloot_site.asgi import application
 from games import rules
 from games.match import broadcast, services
-from games.worker import due_turns, in_server
+from games.worker import alarm, due_turns, in_server
 from games.worker.alarm import ALARM, Alarm
 from games.worker.in_server import WorkerInServer
 from tests.support.clock import deadline_of
@@ -114,6 +114,30 @@ def test_an_action_rings_the_alarm_with_its_new_deadline(start_table, players):
     finally:
         ALARM.ring = original
     assert seen == [outcome.match.deadline]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_rings_its_own_alarm_without_publishing_its_deadlines(
+    start_table, settings, monkeypatch
+):
+    running = start_table(bots=(1, 2, 3, 4))
+    settings.REDIS_URL = "redis://127.0.0.1:9/0"
+    published = []
+    monkeypatch.setattr(alarm, "_publish", published.append)
+    monkeypatch.setattr(alarm, "_publishing", True)
+    seen = []
+    monkeypatch.setattr(ALARM, "ring", seen.append)
+    services.play_due_turn(running.match.pk, now=deadline_of(running.match))
+    # A server process tells the separate workers.
+    assert published == seen != []
+    alarm.keep_wakeups_local()
+    published.clear()
+    seen.clear()
+    turn = services.play_due_turn(running.match.pk, now=deadline_of(running.match))
+    assert turn is not None
+    # A worker hears its own deadline and tells no one else.
+    assert seen == [turn.outcome.match.deadline]
+    assert published == []
 
 
 @pytest.mark.django_db(transaction=True)

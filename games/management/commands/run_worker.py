@@ -62,7 +62,8 @@ class Command(BaseCommand):
             type=int,
             default=0,
             help="Which share this worker plays: the matches whose id modulo --shards is this "
-            "(0 to shards-1); another share's turn overdue by a few seconds is played too.",
+            "(0 to shards-1); a turn of a share whose worker fell silent is played too, once "
+            "it is a few seconds overdue.",
         )
         parser.add_argument(
             "--interval",
@@ -74,6 +75,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         # This process has no event loop: announcements get one that lasts.
         broadcast.send_from_own_loop()
+        # The deadlines this worker sets ring its own alarm; no other worker needs them.
+        alarm.keep_wakeups_local()
         try:
             shard = due_turns.Shard(options["shard"], options["shards"])
         except ValueError as error:
@@ -122,12 +125,14 @@ class Command(BaseCommand):
         # Finished deals, analysed in a low-priority process when nothing is due.
         self.analyst = analysis.Analyst()
         while not stop.is_set():
-            played = self._pass()
-            # Busy tables are served again at once; an idle worker sleeps
-            # until the next deadline or a sooner announced one, but never so
-            # long that an announcement a dead process left unsent waits
-            # more than a moment.
-            if not played:
+            behind = self._pass()
+            # A full batch or an upload is served again at once; otherwise the
+            # worker sleeps until the next deadline or a sooner announced one
+            # (at once if one fell due during the pass), but never so long that
+            # an announcement a dead process left unsent waits more than a
+            # moment. With bots' turns falling due one after another, a pass
+            # plays one or two: an empty pass between them cost as much again.
+            if not behind:
                 alarm.ALARM.sleep(self._next_deadline(), min(interval, RELAY_POLL), stop)
         self.analyst.close()
         self.analyst = None
@@ -151,12 +156,12 @@ class Command(BaseCommand):
             self.next_beat = 0.0
             return None
 
-    def _pass(self) -> int:
+    def _pass(self) -> bool:
         """One pass: the heartbeat (giving back an outage's time first), the outbox
         relay, advance_due, a few deals of an upload, the chores, then the deal
-        analysis; a database failure is logged and retried later. Returns the
-        turns played, plus one when an upload is still being stored (so that no
-        sleep comes between).
+        analysis; a database failure is logged and retried later. Returns True
+        when work is left waiting: more due turns than one pass plays, or an
+        upload still being stored (so that no sleep comes between).
         """
         close_old_connections()
         try:
@@ -169,10 +174,12 @@ class Command(BaseCommand):
                 played = due_turns.advance_due(shard=self.shard)
             importing = self.chores.store_imports()
             self.chores.run_due()
-            # Due turns first: a new analysis starts only after a pass with none.
+            behind = played >= due_turns.BATCH or importing
+            # Due turns first: a new analysis starts only after a pass that
+            # left none waiting.
             if self.analyst is not None:
-                analysis.analyse_safely(self.analyst, idle=not played and not importing)
-            return played + int(importing)
+                analysis.analyse_safely(self.analyst, idle=not behind)
+            return behind
         except DatabaseError:
             logger.exception("worker: database error; retrying")
             # A broken connection is dropped so that the next pass reconnects.
@@ -180,4 +187,4 @@ class Command(BaseCommand):
             # The database was out of reach: look for an outage before any
             # timer is played.
             self.next_beat = 0.0
-            return 0
+            return False

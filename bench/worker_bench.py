@@ -1,0 +1,135 @@
+"""Worker benchmark: the CPU and queries one due turn costs the worker, in-process.
+
+Opens N tables of four people who have all stepped away (as
+``live_bench.py`` does), then calls ``due_turns.advance_due`` with a clock
+far ahead, so that every match is due at every pass, until each table has
+played ``--turns`` turns. Prints, per recorded turn: the worker's CPU time
+(``time.process_time``), the queries sent, and the CPU the bots' decisions
+took of it. Announcements go out as the separate worker sends them (one
+kept event loop, one batch per pass), to the channel layer the environment
+configures (Redis with ``REDIS_URL``). Asserts nothing.
+
+Run on PostgreSQL: create an empty database, then
+``DATABASE_URL=postgres://.../db REDIS_URL=redis://127.0.0.1:6379/N
+python bench/worker_bench.py [--tables 50] [--turns 120] [--profile OUT.prof]``.
+Without DATABASE_URL it runs on a throw-away SQLite file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pathlib
+import statistics
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from typing import Any
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def setup_django(workdir: str) -> None:
+    """Configure the site on the given (or a throw-away) database and create its tables."""
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{workdir}/bench.sqlite3")
+    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only-key")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baloot_site.settings")
+    os.environ.setdefault("BOT_DELAY_SECONDS", "0.5")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--turns", type=int, default=120, help="turns each table plays")
+    parser.add_argument("--profile", type=pathlib.Path, help="write a cProfile of the passes")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as workdir:
+        setup_django(workdir)
+        from django.contrib.auth.models import User
+        from django.db import connection
+        from django.utils import timezone
+
+        import games.match.services as services
+        from games.match import broadcast
+        from games.match.models import Match, Seat
+        from games.worker import due_turns
+
+        broadcast.send_from_own_loop()
+        users = [User.objects.create_user(f"bench{n}-{time.monotonic_ns()}") for n in range(4)]
+        ids = []
+        for _ in range(args.tables):
+            people = {n + 1: user for n, user in enumerate(users)}
+            outcome = services.open_full_table(people, mode="classic", play_timer=15)
+            ids.append(outcome.match.pk)
+        Seat.objects.filter(match_id__in=ids).update(away=True)
+
+        bot_seconds = 0.0
+        original = services.choose_action
+
+        def timed_choice(*a: Any, **k: Any) -> dict[str, Any]:
+            nonlocal bot_seconds
+            begin = time.process_time()
+            try:
+                return original(*a, **k)
+            finally:
+                bot_seconds += time.process_time() - begin
+
+        services.choose_action = timed_choice
+        profiler = cProfile.Profile(time.thread_time_ns, 1e-9) if args.profile else None
+        played = queries = 0
+
+        def count(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+            nonlocal queries
+            queries += 1
+            return execute(sql, params, many, context)
+
+        passes: list[float] = []
+        target = args.tables * args.turns
+        start_seq = dict(Match.objects.filter(pk__in=ids).values_list("pk", "seq"))
+        cpu_start = time.process_time()
+        wall_start = time.perf_counter()
+        while played < target:
+            # Far ahead, so that every match is due, round pauses included.
+            later = timezone.now() + timedelta(days=1)
+            begin = time.process_time()
+            with connection.execute_wrapper(count):
+                if profiler is not None:
+                    profiler.enable()
+                with broadcast.batched():
+                    done = due_turns.advance_due(later, limit=args.tables)
+                if profiler is not None:
+                    profiler.disable()
+            passes.append(time.process_time() - begin)
+            played += done
+            if not done:
+                break
+        cpu = time.process_time() - cpu_start
+        wall = time.perf_counter() - wall_start
+        end_seq = dict(Match.objects.filter(pk__in=ids).values_list("pk", "seq"))
+        events = sum(end_seq[pk] - start_seq[pk] for pk in ids)
+        layer = "redis" if os.environ.get("REDIS_URL") else "memory"
+        print(f"database: {connection.vendor}; layer: {layer}")
+        print(
+            f"{args.tables} tables, {played} turns recorded ({events} events), {len(passes)} passes"
+        )
+        print(
+            f"per turn: {1000 * cpu / played:.2f} ms CPU ({1000 * wall / played:.2f} ms wall), "
+            f"{queries / played:.2f} queries, bots {1000 * bot_seconds / played:.2f} ms CPU"
+        )
+        print(f"pass CPU median {1000 * statistics.median(passes):.1f} ms")
+        if profiler is not None:
+            profiler.dump_stats(str(args.profile))
+            print(f"profile: {args.profile}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""The rows every recorded action reads and writes, in statements written once per process.
+
+Each action locks its match row, reads the four seats (with their
+players), inserts one event and updates the match's projected fields.
+Built by the ORM, each of those statements cost more to compile than the
+database took to run it (about half a millisecond each, the worker's
+largest item after the bots). Here each is written once per process from
+the models' own metadata (tables, columns, converters), so a renamed field
+or a new column needs no change, and run with its values; the rows come
+back as the same model instances the ORM would have built.
+
+``lock_with_seats`` takes the match row and its seats in one statement.
+It locks the seat rows too (``FOR UPDATE OF`` both), so that PostgreSQL
+hands back their latest committed versions along with the match's: every
+service that changes a seat holds the match row's lock, so a seat locked
+by someone else means the match is busy. SQLite has no row locks; its
+transactions take the write lock when they begin, which serialises them
+(``transaction_mode IMMEDIATE``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import Field, Model
+
+from games.match.models import SEAT_NUMBERS, Event, Match, Seat
+
+Converter = Callable[[Any, Any, Any], Any]
+
+
+class _Columns:
+    """One model's concrete columns under a table alias, and how to build an instance."""
+
+    def __init__(self, model: type[Model], alias: str) -> None:
+        self.model = model
+        fields = model._meta.concrete_fields
+        self.names = [field.attname for field in fields]
+        quote = connection.ops.quote_name
+        self.select = ", ".join(f"{alias}.{quote(field.column)}" for field in fields)
+        self.converters: list[list[Converter]] = []
+        for field in fields:
+            column = field.get_col(alias)
+            self.converters.append(
+                [
+                    *connection.ops.get_db_converters(column),
+                    *column.get_db_converters(connection),
+                ]
+            )
+
+    def build(self, values: Sequence[Any]) -> Model:
+        """The instance of ``values`` (this model's columns, as the database sent them)."""
+        converted = list(values)
+        for index, converters in enumerate(self.converters):
+            for convert in converters:
+                converted[index] = convert(converted[index], None, connection)
+        return self.model.from_db(connection.alias, self.names, converted)
+
+
+class _Statements:
+    """The statements of one database connection's vendor, written on first use."""
+
+    def __init__(self) -> None:
+        quote = connection.ops.quote_name
+        self.match = _Columns(Match, "m")
+        self.seat = _Columns(Seat, "s")
+        self.user = _Columns(get_user_model(), "u")
+        user_table = quote(get_user_model()._meta.db_table)
+        match_table, seat_table = quote(Match._meta.db_table), quote(Seat._meta.db_table)
+        seat_match = quote(Seat._meta.get_field("match").column)
+        seat_user = quote(Seat._meta.get_field("user").column)
+        seat_number = quote(Seat._meta.get_field("number").column)
+        match_id = quote(Match._meta.pk.column)
+        user_id = quote(get_user_model()._meta.pk.column)
+        self.match_id = match_id
+        # A seat without a player has NULL in every player column, its key included.
+        self.user_pk = self.user.names.index(get_user_model()._meta.pk.attname)
+        self.match_width = len(self.match.names)
+        self.seat_width = len(self.seat.names)
+        self.lock = f"SELECT {self.match.select} FROM {match_table} m WHERE m.{match_id} = %s"
+        self.seats = (
+            f"SELECT {self.seat.select}, {self.user.select} FROM {seat_table} s"
+            f" LEFT JOIN {user_table} u ON u.{user_id} = s.{seat_user}"
+            f" WHERE s.{seat_match} = %s ORDER BY s.{seat_number}"
+        )
+        self.both = (
+            f"SELECT {self.match.select}, {self.seat.select}, {self.user.select}"
+            f" FROM {match_table} m JOIN {seat_table} s ON s.{seat_match} = m.{match_id}"
+            f" LEFT JOIN {user_table} u ON u.{user_id} = s.{seat_user}"
+            f" WHERE m.{match_id} = %s ORDER BY s.{seat_number}"
+        )
+        self.locks = connection.features.has_select_for_update
+        self.skips = connection.features.has_select_for_update_skip_locked
+        event_fields = [f for f in Event._meta.concrete_fields if not f.primary_key]
+        self.event_fields = event_fields
+        self.insert_event = (
+            f"INSERT INTO {quote(Event._meta.db_table)}"
+            f" ({', '.join(quote(f.column) for f in event_fields)})"
+            f" VALUES ({', '.join('%s' for _ in event_fields)})"
+        )
+        self.match_table = match_table
+        self.match_fields = {field.name: field for field in Match._meta.concrete_fields}
+
+    def seat_of(self, row: Sequence[Any], start: int, match: Match) -> Seat:
+        """The seat (with its player, and ``match``) in ``row`` from column ``start`` on."""
+        end = start + self.seat_width
+        seat = self.seat.build(row[start:end])
+        assert isinstance(seat, Seat)
+        user = None if row[end + self.user_pk] is None else self.user.build(row[end:])
+        Seat.user.field.set_cached_value(seat, user)
+        Seat.match.field.set_cached_value(seat, match)
+        return seat
+
+
+_statements: dict[str, _Statements] = {}
+
+
+def _for_connection() -> _Statements:
+    statements = _statements.get(connection.vendor)
+    if statements is None:
+        statements = _statements[connection.vendor] = _Statements()
+    return statements
+
+
+def lock(match_id: int) -> Match | None:
+    """The match row, locked until the transaction ends (waiting for another holder);
+    None when there is no such match."""
+    statements = _for_connection()
+    sql = statements.lock + (" FOR UPDATE" if statements.locks else "")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    match = statements.match.build(row)
+    assert isinstance(match, Match)
+    return match
+
+
+def seats(match: Match) -> dict[int, Seat]:
+    """The match's seats by number, with their players."""
+    statements = _for_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(statements.seats, [match.pk])
+        rows = cursor.fetchall()
+    return {seat.number: seat for seat in (statements.seat_of(row, 0, match) for row in rows)}
+
+
+def lock_with_seats(match_id: int) -> tuple[Match, dict[int, Seat]] | None:
+    """The match row and its seats (with their players), all locked until the
+    transaction ends, in one statement; None when there is no such match or when
+    another transaction holds any of those rows (PostgreSQL says so without waiting).
+
+    For the workers' due turns: a row held is a match being moved (by another
+    worker's turn, or a person's action), so a worker passes on to the next
+    due match instead of queueing behind it; the match is still due at the
+    next pass if it did not move.
+    """
+    statements = _for_connection()
+    sql = statements.both
+    if statements.locks:
+        sql += " FOR UPDATE OF m, s" + (" SKIP LOCKED" if statements.skips else "")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    match = statements.match.build(rows[0][: statements.match_width])
+    assert isinstance(match, Match)
+    found = {
+        seat.number: seat
+        for seat in (statements.seat_of(row, statements.match_width, match) for row in rows)
+    }
+    if len(found) < len(SEAT_NUMBERS):
+        # A seat row held elsewhere was skipped: the match is being changed.
+        return None
+    return match, found
+
+
+def insert_event(
+    match: Match, kind: str, payload: dict[str, Any], actor_seat: int | None, auto: bool
+) -> None:
+    """Insert the event numbered ``match.seq``; the unique (match, seq) refuses a twin
+    (IntegrityError)."""
+    statements = _for_connection()
+    event = Event(
+        match_id=match.pk,
+        seq=match.seq,
+        kind=kind,
+        payload=payload,
+        actor_seat=actor_seat,
+        auto=auto,
+    )
+    values = [_prepared(field, event) for field in statements.event_fields]
+    with connection.cursor() as cursor:
+        cursor.execute(statements.insert_event, values)
+
+
+def update_match(match: Match, names: Iterable[str]) -> None:
+    """Write ``match``'s fields ``names`` (as ``save(update_fields=...)`` would)."""
+    statements = _for_connection()
+    quote = connection.ops.quote_name
+    fields = [statements.match_fields[name] for name in names]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    values = [_prepared(field, match) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {statements.match_table} SET {assignments} WHERE {statements.match_id} = %s",
+            [*values, match.pk],
+        )
+
+
+def column_reader(model: type[Model], name: str) -> Callable[[Any], Any]:
+    """How to read field ``name`` of ``model`` as the database sends it in a
+    hand-written statement (a SQLite date, say, comes as text)."""
+    column = model._meta.get_field(name).get_col(model._meta.db_table)  # type: ignore[union-attr]
+    converters = [
+        *connection.ops.get_db_converters(column),
+        *column.get_db_converters(connection),
+    ]
+
+    def read(value: Any) -> Any:
+        for convert in converters:
+            value = convert(value, None, connection)
+        return value
+
+    return read
+
+
+def _prepared(field: Any, instance: Model) -> Any:
+    """The value of ``field`` on ``instance`` as the database takes it."""
+    assert isinstance(field, Field)
+    return field.get_db_prep_save(field.pre_save(instance, add=False), connection)
