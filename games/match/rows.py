@@ -180,6 +180,23 @@ def lock_with_seats(match_id: int) -> tuple[Match, dict[int, Seat]] | None:
     return match, found
 
 
+def match_with_seats(match_id: int) -> tuple[Match, dict[int, Seat]] | None:
+    """The match row and its seats (with their players) as committed, in one statement,
+    without locking anything; None when there is no such match."""
+    statements = _for_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(statements.both, [match_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    match = statements.match.build(rows[0][: statements.match_width])
+    assert isinstance(match, Match)
+    return match, {
+        seat.number: seat
+        for seat in (statements.seat_of(row, statements.match_width, match) for row in rows)
+    }
+
+
 def insert_event(
     match: Match, kind: str, payload: dict[str, Any], actor_seat: int | None, auto: bool
 ) -> None:

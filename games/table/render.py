@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import rules
-from games.match import steps
+from games.match import rows, steps
 from games.match.access import (
     invite_expiry,
     invite_live,
@@ -100,17 +100,13 @@ def read_match(match_id: int, since: MatchReading | None = None) -> MatchReading
 
 
 def _match_and_seats(match_id: int) -> tuple[Match, dict[int, Seat]]:
-    """The match row and its seats, in one query; raises Match.DoesNotExist."""
-    seats = {
-        seat.number: seat
-        for seat in Seat.objects.filter(match_id=match_id).select_related("user", "match")
-    }
-    if not seats:
+    """The match row and its seats, in one statement written once per process
+    (``games.match.rows``) rather than compiled by the ORM at every reading; raises
+    Match.DoesNotExist."""
+    found = rows.match_with_seats(match_id)
+    if found is None or not found[1]:
         raise Match.DoesNotExist
-    match = next(iter(seats.values())).match
-    for seat in seats.values():
-        seat.match = match
-    return match, seats
+    return found
 
 
 def _state_after(since: MatchReading, match: Match) -> rules.State | None:
