@@ -21,7 +21,7 @@ transactions take the write lock when they begin, which serialises them
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -115,14 +115,25 @@ class _Statements:
         return seat
 
 
-_statements: dict[str, _Statements] = {}
+Written = TypeVar("Written")
 
 
-def _for_connection() -> _Statements:
-    statements = _statements.get(connection.vendor)
-    if statements is None:
-        statements = _statements[connection.vendor] = _Statements()
-    return statements
+class PerVendor(Generic[Written]):
+    """Statements written once per database vendor in this process, on first use
+    (a process talks to one database, but the tests switch between two)."""
+
+    def __init__(self, write: Callable[[], Written]) -> None:
+        self.write = write
+        self.written: dict[str, Written] = {}
+
+    def __call__(self) -> Written:
+        statements = self.written.get(connection.vendor)
+        if statements is None:
+            statements = self.written[connection.vendor] = self.write()
+        return statements
+
+
+_for_connection = PerVendor(_Statements)
 
 
 def lock(match_id: int) -> Match | None:

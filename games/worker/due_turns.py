@@ -234,14 +234,7 @@ class _Statements:
         )
 
 
-_statements: dict[str, _Statements] = {}
-
-
-def _for_connection() -> _Statements:
-    statements = _statements.get(connection.vendor)
-    if statements is None:
-        statements = _statements[connection.vendor] = _Statements()
-    return statements
+_for_connection = rows.PerVendor(_Statements)
 
 
 def _own_due(now: datetime, limit: int, shard: Shard | None) -> list[tuple[int, int]]:
