@@ -97,6 +97,31 @@ def test_an_action_with_four_seated_and_a_spectator_costs_at_most_15_queries(
         assert "t-turn" in parts_of(frame)
 
 
+async def _move_made_elsewhere(
+    running: Any, users: list[Any], actor: Any, action: dict[str, Any]
+) -> list[Any]:
+    """Sockets of ``users`` showing the running match, then ``actor``'s ``action``
+    submitted as by another server process: no reading is handed to this
+    process's hub, so the sockets learn of it only from the announcement."""
+    sockets = [await socket_for(running.match.pk, user) for user in users]
+    try:
+        for socket in sockets:
+            assert (await socket.connect())[0]
+            await frame_at(socket, running.seq)
+        offer = HUB.offer
+        HUB.offer = lambda reading, revision: None  # type: ignore[method-assign]
+        try:
+            await database_sync_to_async(services.submit)(
+                actor, running.match.pk, action, running.seq
+            )
+        finally:
+            HUB.offer = offer  # type: ignore[method-assign]
+    except BaseException:
+        await close_all(sockets)
+        raise
+    return sockets
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_process_that_did_not_make_the_move_reads_it_once_for_every_socket(
     running, players, make_user, django_assert_max_num_queries
@@ -108,20 +133,8 @@ def test_a_process_that_did_not_make_the_move_reads_it_once_for_every_socket(
 
     async def scenario() -> None:
         users = [players[1], players[2], players[3], players[4], watcher, watcher]
-        sockets = [await socket_for(running.match.pk, user) for user in users]
+        sockets = await _move_made_elsewhere(running, users, players[actor], action)
         try:
-            for socket in sockets:
-                assert (await socket.connect())[0]
-                await frame_at(socket, running.seq)
-            # The move is made "elsewhere": no reading is handed to the hub.
-            offer = HUB.offer
-            HUB.offer = lambda reading, revision: None  # type: ignore[method-assign]
-            try:
-                await database_sync_to_async(services.submit)(
-                    players[actor], running.match.pk, action, running.seq
-                )
-            finally:
-                HUB.offer = offer  # type: ignore[method-assign]
             counting = django_assert_max_num_queries(4)
             await sync_to_async(counting.__enter__)()
             for socket in sockets:
@@ -146,19 +159,8 @@ def test_a_process_that_did_not_make_the_move_follows_its_step_without_a_query(
 
     async def scenario() -> list[str]:
         users = [players[1], players[2], players[3], players[4], watcher]
-        sockets = [await socket_for(running.match.pk, user) for user in users]
+        sockets = await _move_made_elsewhere(running, users, players[actor], action)
         try:
-            for socket in sockets:
-                assert (await socket.connect())[0]
-                await frame_at(socket, running.seq)
-            offer = HUB.offer
-            HUB.offer = lambda reading, revision: None  # type: ignore[method-assign]
-            try:
-                await database_sync_to_async(services.submit)(
-                    players[actor], running.match.pk, action, running.seq
-                )
-            finally:
-                HUB.offer = offer  # type: ignore[method-assign]
             counting = django_assert_max_num_queries(0)
             await sync_to_async(counting.__enter__)()
             frames = [(await frame_at(socket, running.seq + 1))[-1] for socket in sockets]
