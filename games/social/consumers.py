@@ -26,6 +26,7 @@ from django.utils import translation
 
 from games.display.language import language_of
 from games.social import queue
+from games.table.dispatch import DirectDispatch
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +34,7 @@ CLOSE_UNAUTHENTICATED = 4401
 TEMPLATE = "games/quick_match.html"
 
 
-class QueueConsumer(AsyncWebsocketConsumer):
+class QueueConsumer(DirectDispatch, AsyncWebsocketConsumer):
     """Pushes one player's place in the quick-match queue."""
 
     user_id: int

@@ -31,6 +31,7 @@ from games.match.models import Match
 from games.social.broadcast import social_group
 from games.social.sockets import TableSocialMixin
 from games.table import memberships
+from games.table.dispatch import DirectDispatch
 from games.table.live import HUB, Picture, view_key
 from games.table.session_end import user_group
 
@@ -44,7 +45,7 @@ CLOSE_TOO_MANY = 4429
 MAX_CLIENT_MESSAGE = 256
 
 
-class TableConsumer(TableSocialMixin, AsyncWebsocketConsumer):
+class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
     """Pushes one user's view of one match."""
 
     match_id: int

@@ -310,3 +310,34 @@ async def test_seat_changes_are_pushed_to_the_waiting_room(players, make_user):
         assert set(rules.view_for(outcome.state, 1)["hand"]) <= cards_in(frame)
     finally:
         await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_push_is_handled_without_a_trip_to_the_database_thread(
+    running, players, monkeypatch
+):
+    """Channels' own dispatch hops to the database thread before every message
+    (``aclose_old_connections``); the table socket's does not (games.table.dispatch)."""
+    hops: list[str] = []
+
+    async def hop() -> None:
+        hops.append("hop")
+
+    monkeypatch.setattr("channels.consumer.aclose_old_connections", hop)
+    socket = await socket_for(running.match.pk, players[1])
+    try:
+        assert (await socket.connect())[0]
+        await frame_at(socket, running.seq)
+        actor = running.state.turn
+        outcome = await database_sync_to_async(services.submit)(
+            players[actor], running.match.pk, first_legal(running.state), running.seq
+        )
+        (frame,) = await frame_at(socket, outcome.seq)
+        assert seq_of(frame) == outcome.seq
+        await socket.send_to(text_data=json.dumps({"seq": outcome.seq, "view": "x"}))
+        (whole,) = await frame_at(socket, outcome.seq)
+        assert '<section id="table"' in whole
+        assert hops == []
+    finally:
+        await socket.disconnect()
