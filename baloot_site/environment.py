@@ -188,28 +188,23 @@ def database(env: Mapping[str, str], default_sqlite: Path) -> dict[str, Any]:
     return config
 
 
-# channels_redis waits for a consumer's next message with a blocking pop of
-# up to 5 seconds. redis-py 8 times reads out after 5 seconds by default, so
-# every idle socket's consumer would die with a TimeoutError every few
-# seconds; reads get this long instead, which still notices a dead server.
-REDIS_SOCKET_TIMEOUT = 30
-# redis-py 8 caps a connection pool at 100 connections and fails the 101st
-# at once; a daphne process with a few hundred sockets connecting together
-# exceeded that, and each failure ended a socket's handshake with a 500.
+# A connection to Redis, or its answer to a publish, that takes longer than
+# this means Redis is gone: the send fails, and the outbox relays the
+# announcement later. The pub/sub layer publishes one message at a time per
+# event loop, so one stalled publish holds up every page of the process for
+# this long. Waiting for pushed messages is not bounded by it: the layer
+# polls its subscriptions with a timeout of its own.
+REDIS_SOCKET_TIMEOUT = 5
+# redis-py 8 caps a connection pool at 100 connections and fails the next at
+# once. The pub/sub layer needs two per event loop (one subscribed, one to
+# publish), so this is only a bound that no process reaches.
 REDIS_MAX_CONNECTIONS = 1000
-# A channel stays in a group this long after it last joined (channels_redis's
-# own default is a day). Live consumers join again every third of it, so
-# only the channels of a process that died without leaving drop out, and
-# announcements stop filling their queues within a minute.
+# A channel stays in a group this long after it last joined, in the layers
+# that forget members (the in-memory one, and channels_redis's core layer
+# when settings choose it; channels' own default is a day). Live consumers
+# join again every third of it (games.table.memberships), so only the
+# channels of a process that died without leaving drop out.
 DEFAULT_GROUP_EXPIRY = 60.0
-# Messages waiting for one channel at most; more are dropped. Every socket of
-# a daphne process receives through one Redis key (channels_redis's
-# process-local channel names), so the default of 100 is shared by hundreds
-# of sockets: a busy process that fell 100 announcements behind lost the
-# next ones (logged as "over capacity"), and a page stayed on an old move
-# until the one after. The group expiry still drops a dead process's
-# channels within a minute, so this bounds only a live process's backlog.
-CHANNEL_CAPACITY = 5000
 
 
 def group_expiry(env: Mapping[str, str]) -> int:
@@ -223,8 +218,47 @@ def group_expiry(env: Mapping[str, str]) -> int:
     return int(value)
 
 
+def channel_prefix(url: str) -> str:
+    """The prefix of every Redis channel the layer publishes on for REDIS_URL ``url``.
+
+    Redis's pub/sub ignores the database index: a message published while
+    using database 1 reaches subscribers using database 2. The index goes
+    into the channel names, so that sites (or test runs) sharing one Redis
+    server on different indexes stay apart, as they do with keys.
+    """
+    from redis.connection import parse_url
+
+    try:
+        index = int(parse_url(url).get("db") or 0)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"REDIS_URL={url!r} is not a Redis URL: {error}") from None
+    return f"asgi.{index}."
+
+
 def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
-    """channels_redis when REDIS_URL is set, otherwise the in-memory layer of one process."""
+    """channels_redis's pub/sub layer when REDIS_URL is set, otherwise the in-memory layer.
+
+    Why pub/sub: channels_redis's core layer writes a group message once per
+    member channel, into one Redis list per server process, and each process
+    pops one message per Redis round trip. At a few hundred tables its
+    queue grew by tens of messages a second and pushes waited seconds.
+    The pub/sub layer publishes a group message once; Redis hands it to each
+    process subscribed to the group, which puts it in the queue of each of
+    its own members, in memory. A membership is a subscription of the
+    process's connection, so it ends with that connection: no expiry, and a
+    killed process leaves no members behind.
+
+    What it gives up: there is no queue in Redis for a channel, so nothing
+    is kept for a process that is not connected at the time. A message
+    published while a process's subscriptions are down (Redis restarting,
+    the connection dropped, until redis-py reconnects and subscribes again)
+    never reaches that process's sockets. Announcements cover that
+    themselves: one that could not be published stays in the outbox and the
+    worker relays it (games.match.broadcast); a push missed all the same is
+    healed by the next one, which carries the match as it is, or by the
+    page's report every 15 s, which makes the socket read the match when
+    it moved on meanwhile (games.table.consumers ``receive``).
+    """
     url = env.get("REDIS_URL", "").strip()
     if not url:
         return {
@@ -235,7 +269,7 @@ def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
         }
     return {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
@@ -244,8 +278,7 @@ def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
                         "max_connections": REDIS_MAX_CONNECTIONS,
                     }
                 ],
-                "group_expiry": group_expiry(env),
-                "capacity": CHANNEL_CAPACITY,
+                "prefix": channel_prefix(url),
             },
         }
     }

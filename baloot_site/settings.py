@@ -96,9 +96,11 @@ CHANNEL_LAYERS = environment.channel_layers(os.environ)
 # Redis, when set: the channel layer of several server processes, and the
 # wake-up channel of a separate worker (games/worker/alarm.py).
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
-# Each table socket joins its match's group again this often, so that its
-# membership (CHANNEL_GROUP_EXPIRY, a minute unless set) never lapses
-# while it lives, and a killed process's channels drop out.
+# On a layer that forgets group members (the in-memory one; not the Redis
+# pub/sub one, whose memberships are subscriptions), each process's table
+# sockets join their groups again this often, so that a membership
+# (CHANNEL_GROUP_EXPIRY, a minute unless set) never lapses while its socket
+# lives, and a killed process's channels drop out (games.table.memberships).
 CHANNEL_GROUP_RENEWAL = environment.group_expiry(os.environ) / 3
 # When no worker ran for this long (all stopped, or the database out of
 # reach), the first worker back gives every pending turn the lost time back.

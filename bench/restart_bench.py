@@ -15,9 +15,7 @@ showing the first table from daphne-1. Then, ``--crashes`` times:
    being open again.
 
 Prints the median and maximum of both, how many pages learnt of a crashed
-commit only from the next move, the "over capacity" warnings the channel
-layer logged over the run (messages sent to a killed server's channels until
-their group membership expires), and the load average. Asserts nothing.
+commit only from the next move, and the load average. Asserts nothing.
 
 Run: ``.venv/bin/python bench/restart_bench.py [--crashes 10] [--bot-delay 2]``.
 Needs PostgreSQL, Redis, /usr/bin/chromium and Playwright, as the real-world
@@ -59,7 +57,6 @@ from tests.support.servers import (  # noqa: E402
 from tests.support.services import CHROMIUM  # noqa: E402
 
 CRASHED = re.compile(r"crash hook: match (\d+) event (\d+) committed")
-OVER_CAPACITY = "over capacity"
 # Records when the page's socket opens, on the page's clock (the machine's).
 WATCH_SOCKET = """
 window.socketOpens = [];
@@ -162,7 +159,6 @@ async def measure(stack: Stack, crashes: int, tables: int, seed: int, workdir: P
     shown: list[float] = []
     missed = 0
     reconnects: list[float] = []
-    doomed_logs: list[str] = []
     try:
         for watcher in watchers:
             await watcher.start()
@@ -184,12 +180,11 @@ async def measure(stack: Stack, crashes: int, tables: int, seed: int, workdir: P
             await page.goto(f"{stack.daphnes[0].url}/match/{ids[0]}/")
             await page.wait_for_function("window.socketOpens.length > 0")
             for crash in range(1, crashes + 1):
-                delays, lost, log = await crash_after_commit(
+                delays, lost, _log = await crash_after_commit(
                     stack, watchers, f"worker-doomed-{crash}", workdir
                 )
                 shown.extend(delays)
                 missed += lost
-                doomed_logs.append(log)
                 reconnects.append(await restart_server(stack, watchers, page, rng))
                 print(
                     f"crash {crash}: event shown after "
@@ -201,7 +196,6 @@ async def measure(stack: Stack, crashes: int, tables: int, seed: int, workdir: P
     finally:
         await close_all(watchers)
         await asyncio.to_thread(abort, stack, ids)
-    warnings = sum(text.count(OVER_CAPACITY) for text in [*stack.logs().values(), *doomed_logs])
     print()
     print(f"{crashes} crashes, {tables} tables, {len(watchers)} watching sockets")
     print(
@@ -209,7 +203,6 @@ async def measure(stack: Stack, crashes: int, tables: int, seed: int, workdir: P
         f"{missed}"
     )
     print(f"kill -9 of a server, back to socket: {spread(reconnects)}")
-    print(f"over-capacity warnings over the run: {warnings}")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

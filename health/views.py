@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -40,10 +41,31 @@ async def _round_trip() -> bool:
     if layer is None:
         return False
     channel = await layer.new_channel("health.")
-    token = uuid.uuid4().hex
-    await layer.send(channel, {"type": "health.ping", "token": token})
-    message = await asyncio.wait_for(layer.receive(channel), CHANNEL_TIMEOUT)
-    return bool(message.get("token") == token)
+    try:
+        token = uuid.uuid4().hex
+        await layer.send(channel, {"type": "health.ping", "token": token})
+        message = await asyncio.wait_for(layer.receive(channel), CHANNEL_TIMEOUT)
+        return bool(message.get("token") == token)
+    finally:
+        await _release(layer, channel)
+
+
+async def _release(layer: Any, channel: str) -> None:
+    """Stop listening on ``channel``, which no consumer will ever read again.
+
+    On the pub/sub layer a new channel is a subscription of the process, kept
+    (and made again after every reconnection) until a ``receive`` on it is
+    cancelled, which is how a consumer ends: without this, each check would
+    leave one behind for the life of the process. The other layers keep no
+    more than a message that expires.
+    """
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return
+    own = layer._get_layer()
+    if own.channels.pop(channel, None) is not None:
+        await own._get_shard(channel).unsubscribe(channel)
 
 
 def channel_layer_ok() -> bool:

@@ -1,14 +1,22 @@
-"""The channel-layer groups this process's table sockets belong to, renewed together.
+"""The channel-layer groups this process's table sockets belong to, renewed together
+where the layer needs it.
 
-The layer forgets a group member ``group_expiry`` seconds after it last
-joined, which is how the channels of a killed process leave their groups; a
+Some layers forget a group member ``group_expiry`` seconds after it last
+joined, which is how the channels of a killed process leave their groups: the
+in-memory layer, and channels_redis's core layer when settings choose it. A
 live socket must join again before then. Each socket used to renew its own
 groups on a timer of its own: with hundreds of sockets per process that was
 one Redis round trip per socket and group every period, a fifth of a busy
 server's CPU. Here one timer per process (per event loop) renews every
 membership the process holds each ``CHANNEL_GROUP_RENEWAL`` seconds, and on
-Redis does it in one pipeline per Redis server: a few commands per group,
-one round trip in all.
+the core Redis layer does it in one pipeline per Redis server: a few
+commands per group, one round trip in all.
+
+On the pub/sub layer that production uses (``baloot_site.environment``) a
+membership is the process's subscription to the group, which lasts as long
+as its Redis connection and is made again by redis-py when that connection
+comes back: nothing lapses, so nothing is renewed, and a killed process's
+subscriptions end with its connection.
 """
 
 from __future__ import annotations
@@ -44,6 +52,10 @@ _by_loop: dict[asyncio.AbstractEventLoop, _LoopMemberships] = {}
 async def join(layer: Any, channel: str, groups: Iterable[str]) -> None:
     """Put ``channel`` in each of ``groups`` now and keep it there until ``leave``."""
     groups = list(groups)
+    if not lapses(layer):
+        for group in groups:
+            await layer.group_add(group, channel)
+        return
     await _add(layer, {group: [channel] for group in groups})
     loop = asyncio.get_running_loop()
     memberships = _by_loop.get(loop)
@@ -58,6 +70,10 @@ async def join(layer: Any, channel: str, groups: Iterable[str]) -> None:
 
 async def leave(layer: Any, channel: str, groups: Iterable[str]) -> None:
     """Take ``channel`` out of each of ``groups``; the last one out stops the timer."""
+    if not lapses(layer):
+        for group in groups:
+            await layer.group_discard(group, channel)
+        return
     loop = asyncio.get_running_loop()
     memberships = _by_loop.get(loop)
     for group in groups:
@@ -76,6 +92,13 @@ async def leave(layer: Any, channel: str, groups: Iterable[str]) -> None:
             memberships.timer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await memberships.timer
+
+
+def lapses(layer: Any) -> bool:
+    """Whether ``layer`` forgets a group member that does not join again in time."""
+    if _is_pubsub(layer):
+        return False
+    return getattr(layer, "group_expiry", None) is not None
 
 
 def renewals() -> int:
@@ -99,7 +122,7 @@ async def _add(layer: Any, members: dict[str, list[str]]) -> None:
     """Add each group's channels to it: one pipeline per Redis server, else one call each."""
     if not members:
         return
-    if _is_redis(layer):
+    if _is_core_redis(layer):
         await _add_on_redis(layer, members)
         return
     for group, channels in members.items():
@@ -107,12 +130,20 @@ async def _add(layer: Any, members: dict[str, list[str]]) -> None:
             await layer.group_add(group, channel)
 
 
-def _is_redis(layer: Any) -> bool:
+def _is_core_redis(layer: Any) -> bool:
     try:
         from channels_redis.core import RedisChannelLayer
     except ImportError:
         return False
     return isinstance(layer, RedisChannelLayer)
+
+
+def _is_pubsub(layer: Any) -> bool:
+    try:
+        from channels_redis.pubsub import RedisPubSubChannelLayer
+    except ImportError:
+        return False
+    return isinstance(layer, RedisPubSubChannelLayer)
 
 
 async def _add_on_redis(layer: Any, members: dict[str, list[str]]) -> None:

@@ -67,7 +67,7 @@ def test_environment_drives_hosts_database_and_channel_layer():
     _debug, hosts, engine, layer = result.stdout.strip().split("|")
     assert hosts == "['baloot.example', 'www.baloot.example']"
     assert engine == "django.db.backends.postgresql"
-    assert layer == "channels_redis.core.RedisChannelLayer"
+    assert layer == "channels_redis.pubsub.RedisPubSubChannelLayer"
 
 
 def test_a_misspelt_debug_flag_is_an_error():
@@ -128,30 +128,44 @@ def test_security_defaults_of_the_running_settings():
     assert not settings.DEBUG
 
 
-def test_redis_reads_outlast_the_channel_layers_blocking_pop():
-    # Otherwise redis-py's 5-second default read timeout ends every idle
-    # table socket's consumer with a TimeoutError every few seconds.
-    from channels_redis.core import RedisChannelLayer
+def test_the_redis_layer_publishes_each_group_message_once_through_pub_sub():
+    # The core layer wrote a group message once per member channel, and each
+    # process popped one per round trip: its queue grew under load.
+    from channels_redis.utils import create_pool
 
     config = environment.channel_layers({"REDIS_URL": "redis://cache.internal:6379/1"})
-    [host] = config["default"]["CONFIG"]["hosts"]
+    layer = config["default"]
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    # The options it would not take: nothing there expires or overflows.
+    assert set(layer["CONFIG"]) == {"hosts", "prefix"}
+    [host] = layer["CONFIG"]["hosts"]
     assert host["address"] == "redis://cache.internal:6379/1"
-    assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
-    # Hundreds of sockets per process share the pool (redis-py's default is 100).
-    assert host["max_connections"] >= 1000
+    assert 0 < host["socket_timeout"] <= 10
+    assert host["max_connections"] >= 100
+    # The layer builds its connections from the host as given.
+    pool = create_pool(host)
+    assert pool.connection_kwargs["socket_timeout"] == host["socket_timeout"]
+    assert pool.connection_kwargs["db"] == 1
 
 
-def test_a_server_process_may_fall_behind_by_thousands_of_announcements_without_losing_one():
-    # All sockets of one process share one Redis key: channels_redis's
-    # default capacity of 100 dropped announcements under load.
-    config = environment.channel_layers({"REDIS_URL": "redis://cache.internal:6379/1"})
-    assert config["default"]["CONFIG"]["capacity"] >= 2000
+def test_each_redis_database_index_has_channels_of_its_own():
+    # Redis pub/sub ignores the index: without it in the names, two sites
+    # (or test runs) on one Redis server would hear each other's matches.
+    def prefix(url: str) -> str:
+        return environment.channel_layers({"REDIS_URL": url})["default"]["CONFIG"]["prefix"]
+
+    assert prefix("redis://cache.internal:6379/1") == "asgi.1."
+    assert prefix("redis://cache.internal:6379") == "asgi.0."
+    assert prefix("rediss://user:pw@cache.internal:6380/12") == "asgi.12."
+    assert prefix("unix:///run/redis.sock?db=3") == "asgi.3."
+    with pytest.raises(ImproperlyConfigured):
+        environment.channel_layers({"REDIS_URL": "cache.internal:6379"})
 
 
 def test_group_memberships_expire_in_minutes_unless_renewed():
-    # channels_redis keeps a member a day by default: a killed process's
-    # channels would fill with announcements nobody reads for that long.
-    config = environment.channel_layers({"REDIS_URL": "redis://cache.internal:6379/1"})
+    # The in-memory layer keeps a member a day by default: a killed
+    # consumer's channel would fill with announcements nobody reads.
+    config = environment.channel_layers({})
     assert config["default"]["CONFIG"]["group_expiry"] == 60
     config = environment.channel_layers({"CHANNEL_GROUP_EXPIRY": "300"})
     assert config["default"]["CONFIG"]["group_expiry"] == 300
