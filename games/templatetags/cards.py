@@ -50,7 +50,7 @@ def card_face(face: CardFace) -> SafeString:
 def card_backs(backs: range) -> SafeString:
     """One card back for each item of ``backs`` (a seat's hidden cards).
 
-    A loop in the template drew them at several times the cost of the rest
-    of the seat, which is drawn again for every viewer whenever a card is played.
+    A loop in the template cost more than the rest of the seat's cards, which
+    are drawn again for every viewer whenever a card is played.
     """
     return mark_safe('<span class="card-back"></span>' * len(backs))
