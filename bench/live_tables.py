@@ -377,9 +377,10 @@ async def measure(
     """Connect every client, wait ``warmup``, measure for ``duration``, stop the workers."""
     clients = []
     for match_id, sessions in tables.items():
-        for seat, session in enumerate(sessions):
-            # Seats alternate between the server processes.
-            daphne = stack.daphnes[seat % len(stack.daphnes)]
+        for session in sessions:
+            # A table's sockets all go to one server process, as deploy/nginx.conf
+            # sends them (by a hash of the socket's path; here by the match's id).
+            daphne = stack.daphnes[match_id % len(stack.daphnes)]
             clients.append(Client(match_id, daphne.ws_url, f"sessionid={session}", daphne.url))
     stop = asyncio.Event()
     tasks = []

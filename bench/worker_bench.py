@@ -5,7 +5,9 @@ Opens N tables of four people who have all stepped away (as
 far ahead, so that every match is due at every pass, until each table has
 played ``--turns`` turns. Prints, per recorded turn: the worker's CPU time
 (``time.process_time``), the queries sent, and the CPU the bots' decisions
-took of it. Announcements go out as the separate worker sends them (one
+took of it, and on PostgreSQL the CPU the server's backends serving the
+bench's database spent (from /proc, so the server must run on this
+machine). Announcements go out as the separate worker sends them (one
 kept event loop, one batch per pass), to the channel layer the environment
 configures (Redis with ``REDIS_URL``). Asserts nothing.
 
@@ -43,6 +45,34 @@ def setup_django(workdir: str) -> None:
 
     django.setup()
     call_command("migrate", verbosity=0)
+
+
+def backends_cpu(database: str) -> float | None:
+    """CPU seconds spent so far by the PostgreSQL backends serving ``database``; None
+    when none is found in /proc (another machine, another user's processes).
+
+    A backend names its database in its process title ("postgres: [CLUSTER:] USER
+    DB ...").
+    """
+    tick = os.sysconf("SC_CLK_TCK")
+    total, found = 0, False
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").split()
+            if not title or title[0] != b"postgres:":
+                continue
+            words = [word for word in title if not word.endswith(b":")]
+            if len(words) < 2 or words[1] != database.encode():
+                continue
+            # utime and stime: fields 14 and 15, counted after the command's parentheses.
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+        found = True
+    return total / tick if found else None
 
 
 def main() -> None:
@@ -95,6 +125,9 @@ def main() -> None:
         passes: list[float] = []
         target = args.tables * args.turns
         start_seq = dict(Match.objects.filter(pk__in=ids).values_list("pk", "seq"))
+        database = connection.settings_dict["NAME"]
+        postgres = connection.vendor == "postgresql"
+        backends_start = backends_cpu(database) if postgres else None
         cpu_start = time.process_time()
         wall_start = time.perf_counter()
         while played < target:
@@ -114,6 +147,7 @@ def main() -> None:
                 break
         cpu = time.process_time() - cpu_start
         wall = time.perf_counter() - wall_start
+        backends_end = backends_cpu(database) if postgres else None
         end_seq = dict(Match.objects.filter(pk__in=ids).values_list("pk", "seq"))
         events = sum(end_seq[pk] - start_seq[pk] for pk in ids)
         layer = "redis" if os.environ.get("REDIS_URL") else "memory"
@@ -125,6 +159,9 @@ def main() -> None:
             f"per turn: {1000 * cpu / played:.2f} ms CPU ({1000 * wall / played:.2f} ms wall), "
             f"{queries / played:.2f} queries, bots {1000 * bot_seconds / played:.2f} ms CPU"
         )
+        if backends_start is not None and backends_end is not None:
+            server = backends_end - backends_start
+            print(f"PostgreSQL backends: {1000 * server / played:.2f} ms CPU per turn")
         print(f"pass CPU median {1000 * statistics.median(passes):.1f} ms")
         if profiler is not None:
             profiler.dump_stats(str(args.profile))

@@ -60,6 +60,7 @@ from django.utils import timezone
 
 from games.match import steps
 from games.match.models import Match
+from games.match.rows import PerVendor, holds, insert_sql, prepared_values, write_held
 
 logger = logging.getLogger(__name__)
 
@@ -185,9 +186,15 @@ def announce_on_commit(
     process's listeners; the outcome's step, taken now as the rows stand,
     goes with the message to the other processes.
     """
-    row = Announcement.objects.create(
-        match_id=match_id, seq=seq, clock=clock, created_at=timezone.now()
-    )
+    held = outcome.match if outcome is not None and outcome.match.pk == match_id else None
+    if held is not None and holds(held):
+        # In the one statement of the match's own writes (rows.combined_writes).
+        row = Announcement(match_id=match_id, seq=seq, clock=clock, created_at=timezone.now())
+        row.pk = write_held(held, _outbox_insert(), prepared_values(row, OUTBOX_FIELDS))
+    else:
+        row = Announcement.objects.create(
+            match_id=match_id, seq=seq, clock=clock, created_at=timezone.now()
+        )
     notice = Notice(match_id, seq, secrets.token_hex(6), deadline, outcome)
     step = None
     if outcome is not None:
@@ -195,6 +202,11 @@ def announce_on_commit(
         if outcome.match.pk == match_id and outcome.match.seq == seq and steps_travel():
             step = steps.step_of(outcome.match, outcome.seats, appended)
     transaction.on_commit(lambda: _deliver(row, notice, step), robust=True)
+
+
+# The columns of an outbox row written with its match's writes, and that INSERT.
+OUTBOX_FIELDS = tuple(f.name for f in Announcement._meta.concrete_fields if not f.primary_key)
+_outbox_insert = PerVendor(lambda: insert_sql(Announcement, OUTBOX_FIELDS, True))
 
 
 def _deliver(row: Announcement, notice: Notice, step: dict[str, Any] | None = None) -> None:

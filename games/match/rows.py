@@ -16,15 +16,29 @@ service that changes a seat holds the match row's lock, so a seat locked
 by someone else means the match is busy. SQLite has no row locks; its
 transactions take the write lock when they begin, which serialises them
 (``transaction_mode IMMEDIATE``).
+
+On PostgreSQL a recorded action's writes (its events, the match's update,
+the outbox row of its announcement) go to the server in one statement, a
+round trip and a statement's overhead instead of three: inside
+``combined_writes`` the events and the update are held on the match
+instance, and ``write_held`` sends them at the announcement, as common
+table expressions in front of the outbox row's INSERT. Each row is the one
+the separate statements wrote, values prepared at the same moment, and the
+unique (match, seq) refuses a twin all the same: the statement fails
+(``EventRefused``) and the transaction with it. SQLite writes each at once,
+as before: its writes cost no round trip, and it has no data-modifying
+common table expressions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import contextlib
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import IntegrityError, connection
 from django.db.models import Field, Model
 
 from games.match.models import SEAT_NUMBERS, Event, Match, Seat
@@ -96,13 +110,43 @@ class _Statements:
         self.skips = connection.features.has_select_for_update_skip_locked
         event_fields = [f for f in Event._meta.concrete_fields if not f.primary_key]
         self.event_fields = event_fields
-        self.insert_event = (
+        self.event_head = (
             f"INSERT INTO {quote(Event._meta.db_table)}"
             f" ({', '.join(quote(f.column) for f in event_fields)})"
-            f" VALUES ({', '.join('%s' for _ in event_fields)})"
         )
+        self.event_values = f"({', '.join('%s' for _ in event_fields)})"
+        self.insert_event = f"{self.event_head} VALUES {self.event_values}"
         self.match_table = match_table
         self.match_fields = {field.name: field for field in Match._meta.concrete_fields}
+        # Data-modifying WITH clauses: PostgreSQL's, not SQLite's.
+        self.combines = connection.vendor == "postgresql"
+        self.combined: dict[tuple[int, tuple[str, ...], str], str] = {}
+
+    def update_sql(self, names: Iterable[str]) -> str:
+        """The UPDATE of the match's fields ``names`` (their values, then the match's id)."""
+        quote = connection.ops.quote_name
+        assignments = ", ".join(f"{quote(self.match_fields[name].column)} = %s" for name in names)
+        return f"UPDATE {self.match_table} SET {assignments} WHERE {self.match_id} = %s"
+
+    def combined_sql(self, events: int, names: tuple[str, ...], last: str) -> str:
+        """``last`` (a statement, or "" for none) behind WITH clauses inserting ``events``
+        events and updating the match's fields ``names``; written once per shape."""
+        key = (events, names, last)
+        sql = self.combined.get(key)
+        if sql is None:
+            parts = []
+            if events:
+                values = ", ".join([self.event_values] * events)
+                parts.append(f"{self.event_head} VALUES {values}")
+            if names:
+                parts.append(self.update_sql(names))
+            if last:
+                parts.append(last)
+            *clauses, final = parts
+            sql = ", ".join(f"w{n} AS ({clause})" for n, clause in enumerate(clauses))
+            sql = f"WITH {sql} {final}" if clauses else final
+            self.combined[key] = sql
+        return sql
 
     def seat_of(self, row: Sequence[Any], start: int, match: Match) -> Seat:
         """The seat (with its player, and ``match``) in ``row`` from column ``start`` on."""
@@ -208,11 +252,111 @@ def match_with_seats(match_id: int) -> tuple[Match, dict[int, Seat]] | None:
     }
 
 
+# Where a match instance holds its writes inside ``combined_writes``.
+HELD = "_held_writes"
+
+
+class EventRefused(IntegrityError):
+    """A statement holding events failed a constraint: on a locked match, a twin's
+    event numbered the same."""
+
+
+@dataclasses.dataclass
+class _Held:
+    """The writes of one match waiting to go in one statement."""
+
+    events: list[list[Any]] = dataclasses.field(default_factory=list)
+    update: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+@contextlib.contextmanager
+def combined_writes(match: Match) -> Iterator[None]:
+    """Hold the events appended to ``match`` and its updates inside the block, where
+    the database takes them in one statement (PostgreSQL), until ``write_held``, or
+    the end of the block. Elsewhere, or nested, each is written at once.
+
+    Only within the transaction that locked the match: a block left by an
+    exception drops what it holds, for the exception rolls that back too.
+    Raises EventRefused (at its end) for an event numbered as one stored.
+    """
+    if not _for_connection().combines or HELD in match.__dict__:
+        yield
+        return
+    match.__dict__[HELD] = _Held()
+    try:
+        yield
+    except BaseException:
+        match.__dict__.pop(HELD, None)
+        raise
+    write_held(match)
+    match.__dict__.pop(HELD, None)
+
+
+def holds(match: Match) -> bool:
+    """Whether ``match``'s writes are held (``combined_writes``)."""
+    return HELD in match.__dict__
+
+
+def write_held(match: Match, last: str = "", params: Sequence[Any] = ()) -> Any:
+    """Write what ``match`` holds, then the statement ``last`` with ``params``, in
+    one statement; returns the first value of the row ``last`` returns (None for
+    none). Without anything held, ``last`` runs alone.
+
+    Raises EventRefused when events were held and a constraint refused the
+    statement (DatabaseError otherwise).
+    """
+    held: _Held | None = match.__dict__.get(HELD)
+    events = held.events if held is not None else []
+    update = held.update if held is not None else {}
+    if not events and not update and not last:
+        return None
+    statements = _for_connection()
+    names = tuple(update)
+    sql = statements.combined_sql(len(events), names, last)
+    values: list[Any] = [value for row in events for value in row]
+    if names:
+        values += [*update.values(), match.pk]
+    values += params
+    if held is not None:
+        match.__dict__[HELD] = _Held()
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+            row = cursor.fetchone() if last else None
+    except IntegrityError as error:
+        if events:
+            raise EventRefused(*error.args) from error
+        raise
+    return None if row is None else row[0]
+
+
+def insert_sql(model: type[Model], names: Sequence[str], returning: bool = False) -> str:
+    """The INSERT of one ``model`` row's fields ``names`` (values in that order),
+    returning its key when ``returning`` (where the database can)."""
+    quote = connection.ops.quote_name
+    columns = {field.name: field.column for field in model._meta.concrete_fields}
+    sql = (
+        f"INSERT INTO {quote(model._meta.db_table)}"
+        f" ({', '.join(quote(columns[name]) for name in names)})"
+        f" VALUES ({', '.join('%s' for _ in names)})"
+    )
+    if returning:
+        key = model._meta.pk
+        assert key is not None
+        sql += f" RETURNING {quote(key.column)}"
+    return sql
+
+
+def prepared_values(instance: Model, names: Sequence[str]) -> list[Any]:
+    """The values of ``instance``'s fields ``names`` as the database takes them."""
+    return [_prepared(instance._meta.get_field(name), instance) for name in names]
+
+
 def insert_event(
     match: Match, kind: str, payload: dict[str, Any], actor_seat: int | None, auto: bool
 ) -> None:
-    """Insert the event numbered ``match.seq``; the unique (match, seq) refuses a twin
-    (IntegrityError)."""
+    """Insert the event numbered ``match.seq`` (or hold it, ``combined_writes``); the
+    unique (match, seq) refuses a twin (IntegrityError)."""
     statements = _for_connection()
     event = Event(
         match_id=match.pk,
@@ -223,22 +367,26 @@ def insert_event(
         auto=auto,
     )
     values = [_prepared(field, event) for field in statements.event_fields]
+    held: _Held | None = match.__dict__.get(HELD)
+    if held is not None:
+        held.events.append(values)
+        return
     with connection.cursor() as cursor:
         cursor.execute(statements.insert_event, values)
 
 
 def update_match(match: Match, names: Iterable[str]) -> None:
-    """Write ``match``'s fields ``names`` (as ``save(update_fields=...)`` would)."""
+    """Write ``match``'s fields ``names`` (as ``save(update_fields=...)`` would), or
+    hold them (``combined_writes``), with the values they have now."""
     statements = _for_connection()
-    quote = connection.ops.quote_name
-    fields = [statements.match_fields[name] for name in names]
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    values = [_prepared(field, match) for field in fields]
+    names = list(names)
+    values = [_prepared(statements.match_fields[name], match) for name in names]
+    held: _Held | None = match.__dict__.get(HELD)
+    if held is not None:
+        held.update.update(zip(names, values, strict=True))
+        return
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {statements.match_table} SET {assignments} WHERE {statements.match_id} = %s",
-            [*values, match.pk],
-        )
+        cursor.execute(statements.update_sql(names), [*values, match.pk])
 
 
 def column_reader(model: type[Model], name: str) -> Callable[[Any], Any]:

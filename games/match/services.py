@@ -516,10 +516,11 @@ def play_due_turn(
             if state is None:
                 state = load_state(locked)
             if state.phase is rules.Phase.ROUND_OVER:
-                state = _deal(locked, state)
-                _project(locked, state, seats)
-                outcome = Outcome(locked, state, seats)
-                _announce(outcome)
+                with rows.combined_writes(locked):
+                    state = _deal(locked, state)
+                    _project(locked, state, seats)
+                    outcome = Outcome(locked, state, seats)
+                    _announce(outcome)
                 return DueTurn(outcome)
             if state.turn is None:
                 return None
@@ -877,30 +878,39 @@ def _record(
     # be told. Elsewhere a savepoint makes losing a race a clean refusal.
     locked_row = connection.features.has_select_for_update
     try:
-        with transaction.atomic(savepoint=not locked_row):
-            _append(
-                match,
-                Event.Kind.ACTION,
-                payload,
-                actor_seat=payload["seat"],
-                auto=bool(payload.get("auto")),
-            )
-    except IntegrityError:
-        if locked_row:
-            raise StaleSequence(expected=expected_seq, current=expected_seq + 1) from None
-        raise _conflict(match.pk, expected_seq, payload) from None
-    state = _declare_nothing_for_bare_hands(match, state)
-    over = state.phase is rules.Phase.MATCH_OVER
-    if over or state.phase is rules.Phase.ROUND_OVER:
-        # Statistics and ratings are committed with the deal's last action.
-        projections.deal_ended(match, state, seats)
-    if state.phase is rules.Phase.ROUND_OVER and settings.ROUND_PAUSE_SECONDS <= 0:
-        state = _deal(match, state)
-    _project(match, state, seats)
-    if over:
-        projections.match_ended(match, state, seats)
-    outcome = Outcome(match, state, seats)
-    _announce(outcome)
+        # PostgreSQL writes the events, the match and the outbox row together
+        # at the announcement (rows.combined_writes).
+        with rows.combined_writes(match):
+            try:
+                with transaction.atomic(savepoint=not locked_row):
+                    _append(
+                        match,
+                        Event.Kind.ACTION,
+                        payload,
+                        actor_seat=payload["seat"],
+                        auto=bool(payload.get("auto")),
+                    )
+            except IntegrityError:
+                if locked_row:
+                    raise StaleSequence(expected=expected_seq, current=expected_seq + 1) from None
+                raise _conflict(match.pk, expected_seq, payload) from None
+            state = _declare_nothing_for_bare_hands(match, state)
+            over = state.phase is rules.Phase.MATCH_OVER
+            if over or state.phase is rules.Phase.ROUND_OVER:
+                # Statistics and ratings are committed with the deal's last action;
+                # their hooks find the events in the database.
+                rows.write_held(match)
+                projections.deal_ended(match, state, seats)
+            if state.phase is rules.Phase.ROUND_OVER and settings.ROUND_PAUSE_SECONDS <= 0:
+                state = _deal(match, state)
+            _project(match, state, seats)
+            if over:
+                rows.write_held(match)
+                projections.match_ended(match, state, seats)
+            outcome = Outcome(match, state, seats)
+            _announce(outcome)
+    except rows.EventRefused:
+        raise StaleSequence(expected=expected_seq, current=expected_seq + 1) from None
     return outcome
 
 

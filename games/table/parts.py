@@ -23,16 +23,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 from django.template.loader import get_template
-from django.utils import translation
 
+from games.table import kept
 from games.table.kept import Kept
 from games.table.render import TEMPLATE
 
@@ -136,6 +135,8 @@ def _template(partial: str) -> Any:
 # What a seat shows. Not whose turn it is (the region's class marks that) nor
 # the card it played (the trick shows it): a seat is drawn again when the
 # turn moves on or a trick is gathered only if something it shows changed.
+# The countdown ring and the cards held are parts inside the seat's part
+# (seat-ring, seat-cards): each move changes them, not the rest of the seat.
 SEAT_SHOWS = (
     "position",
     "name",
@@ -144,29 +145,50 @@ SEAT_SHOWS = (
     "away",
     "is_me",
     "is_partner",
-    "count",
-    "backs",
     "is_dealer",
     "is_leader",
     "bid",
     "declarations",
     "baloot",
-    "ring_ms",
-    "ring_total_ms",
 )
 
 
 def _seat(position: str) -> Callable[[Context], Context]:
     def reads(context: Context) -> Context:
-        t = context["t"]
-        seat = t.seats[position]
-        return {
-            "seat": _fields(seat, SEAT_SHOWS),
-            # The ring's seconds are read only for the seat that has a ring.
-            "t": {"seconds_left": t.seconds_left if seat.ring_ms is not None else None},
-        }
+        return {"seat": _fields(context["t"].seats[position], SEAT_SHOWS)}
 
     return reads
+
+
+def _seat_ring(position: str) -> Callable[[Context], Context]:
+    def reads(context: Context) -> Context:
+        t = context["t"]
+        seat = t.seats[position]
+        if seat.ring_ms is None:
+            return {"seat": {"position": position, "ring_ms": None}}
+        names = ("position", "is_me", "ring_ms", "ring_total_ms")
+        return {"seat": _fields(seat, names), "t": {"seconds_left": t.seconds_left}}
+
+    return reads
+
+
+def _seat_cards(position: str) -> Callable[[Context], Context]:
+    def reads(context: Context) -> Context:
+        seat = context["t"].seats[position]
+        if seat.is_me:
+            # The viewer's own cards are the hand, below: nothing to show here.
+            return {"seat": {"position": position, "is_me": True}}
+        return {"seat": _fields(seat, ("position", "is_me", "count", "backs"))}
+
+    return reads
+
+
+def _seat_part(position: str) -> Part:
+    inner = (
+        Part("seat-ring", _seat_ring(position), position),
+        Part("seat-cards", _seat_cards(position), position),
+    )
+    return Part("seat", _seat(position), position, inner=inner)
 
 
 def _match_over(context: Context) -> Context:
@@ -311,11 +333,11 @@ TABLE_PARTS = (
     Part("match-over", _match_over),
     # The status line changes with every move, the rest of the bar seldom.
     Part("scoreboard", _scoreboard, inner=(Part("turn", _turn),)),
-    Part("seat", _seat("top"), "top"),
-    Part("seat", _seat("left"), "left"),
+    _seat_part("top"),
+    _seat_part("left"),
     Part("center", _center),
-    Part("seat", _seat("right"), "right"),
-    Part("seat", _seat("bottom"), "bottom"),
+    _seat_part("right"),
+    _seat_part("bottom"),
     Part("controls", _controls),
     Part("hand", _hand),
     Part("seat-actions", _seat_actions),
@@ -340,18 +362,6 @@ def parts_of(context: Context) -> tuple[Part, ...]:
 # --- Kept parts -------------------------------------------------------------
 
 _kept: Kept[DrawnPart] = Kept(KEPT)
-_enabled = True
-
-
-@contextmanager
-def keeping_disabled() -> Iterator[None]:
-    """Draw every part afresh while inside (for the tests that compare)."""
-    global _enabled
-    _enabled = False
-    try:
-        yield
-    finally:
-        _enabled = True
 
 
 def forget() -> None:
@@ -359,23 +369,24 @@ def forget() -> None:
     _kept.clear()
 
 
-def drawn(part: Part, context: Context) -> DrawnPart:
-    """``part`` of the region whose context is ``context``, in the active language."""
-    made = _drawn_alone(part, context)
+def drawn(part: Part, context: Context, language: str) -> DrawnPart:
+    """``part`` of the region whose context is ``context``, in ``language`` (the active
+    one, read once by the caller rather than once a part)."""
+    made = _drawn_alone(part, context, language)
     if part.inner:
-        made = replace(made, inner=tuple(drawn(sub, context) for sub in part.inner))
+        made = replace(made, inner=tuple(drawn(sub, context, language) for sub in part.inner))
     return made
 
 
-def _drawn_alone(part: Part, context: Context) -> DrawnPart:
+def _drawn_alone(part: Part, context: Context, language: str) -> DrawnPart:
     """``part`` drawn or found kept; the parts inside it, if it names any, not yet drawn."""
     values = part.reads(context)
     if values is None:
         return cut(render_partial(part.partial, context))
-    if settings.DEBUG or not _enabled:
+    if settings.DEBUG or not kept.enabled():
         return cut(render_partial(part.partial, values))
     shown = repr(values)
     if " at 0x" in shown:
         return cut(render_partial(part.partial, values))
-    key = (part.partial, translation.get_language() or "", shown)
+    key = (part.partial, language, shown)
     return _kept.get_or_make(key, lambda: cut(render_partial(part.partial, values)))

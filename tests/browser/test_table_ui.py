@@ -228,8 +228,10 @@ def test_when_the_timer_plays_for_you_a_notice_says_what_and_warns(
     page = open_browser("sleeper")
     play_now(page, server.url, "sleeper")
     table = wait_for_turn_or(page, "false")
-    assert table["buttons"], "the first turn of a deal is a bid"
-    # Do nothing: the bid's 8 seconds run out and the timer passes for this seat.
+    # Usually a bid; on a loaded machine the page may first catch a later turn
+    # (the bids timed out unseen), which the timer settles the same way.
+    assert table["buttons"] or table["playable"], "the player's turn offers something"
+    # Do nothing: the turn's seconds run out and the timer acts for this seat.
     notice = page.locator("#table .timer-notice")
     notice.wait_for(timeout=30_000)
     text = notice.inner_text()

@@ -87,11 +87,14 @@ class Nginx(ServerProcess):
     def configuration(self, upstreams: list[int]) -> str:
         """deploy/nginx.conf with the operator's lines pointed at this test's."""
         text = CONFIG.read_text()
+        # Each daphne process is named in both upstreams: pages and table sockets.
+        for named, port in (("8001", upstreams[0]), ("8002", upstreams[1])):
+            old = f"server 127.0.0.1:{named} "
+            assert text.count(old) == 2, f"deploy/nginx.conf no longer has {old!r} twice"
+            text = text.replace(old, f"server 127.0.0.1:{port} ")
         replacements = {
             "listen 80;": f"listen 127.0.0.1:{self.http_port};",
             "listen 443 ssl http2;": f"listen 127.0.0.1:{self.https_port} ssl http2;",
-            "server 127.0.0.1:8001 ": f"server 127.0.0.1:{upstreams[0]} ",
-            "server 127.0.0.1:8002 ": f"server 127.0.0.1:{upstreams[1]} ",
             "/etc/ssl/baloot/fullchain.pem": str(self.cert),
             "/etc/ssl/baloot/privkey.pem": str(self.key),
             "pid /run/nginx-baloot.pid;": f"pid {self.folder}/nginx.pid;",

@@ -10,6 +10,8 @@ limit, a slow client cut off, and the health page over plain HTTP.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import re
 import socket
 import ssl
 import time
@@ -18,6 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import websockets
+from websockets.asyncio.client import connect
 
 from tests.realworld.clients import HttpSession, TableWatcher, close_all
 from tests.realworld.proxy import Nginx, nginx_problem
@@ -101,7 +105,8 @@ async def test_an_action_is_pushed_through_the_proxy_to_a_websocket(proxy: Nginx
     actor, watcher_session = browser(proxy), browser(proxy)
     await asyncio.to_thread(actor.log_in, actor_name, PASSWORD)
     await asyncio.to_thread(watcher_session.log_in, watcher_name, PASSWORD)
-    # nginx spreads the two sockets over both daphne processes.
+    # Both sockets reach the process the table's path hashes to; the action
+    # is posted to whichever process nginx picks for it.
     watchers = [
         TableWatcher(
             proxy.ws_url,
@@ -124,6 +129,42 @@ async def test_an_action_is_pushed_through_the_proxy_to_a_websocket(proxy: Nginx
     finally:
         await close_all(watchers)
     assert stack.tracebacks() == []
+
+
+async def knock(proxy: Nginx, path: str) -> None:
+    """Open a socket at ``path`` through the proxy, without logging in: refused, and logged."""
+    with contextlib.suppress(websockets.InvalidStatus, websockets.ConnectionClosed):
+        async with connect(
+            proxy.ws_url + path,
+            ssl=proxy.ssl_context(),
+            additional_headers={"Origin": proxy.url},
+            open_timeout=30,
+        ) as socket_:
+            await socket_.recv()
+
+
+@pytest.mark.asyncio
+async def test_a_tables_sockets_all_go_to_the_same_process(proxy: Nginx, stack: Stack):
+    """deploy/nginx.conf hashes a table socket's path: one process serves each table,
+    and the tables are spread over both."""
+    paths = [f"/ws/match/{700_000 + n}/" for n in range(24)]
+    for path in paths:
+        for _ in range(3):
+            await knock(proxy, path)
+    served: dict[str, set[str]] = {}
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        log = proxy.access_log()
+        served = {
+            path: set(re.findall(rf'"GET {re.escape(path)} HTTP/1.1" \d+ \d+ upstream=(\S+)', log))
+            for path in paths
+        }
+        if sum(len(re.findall(re.escape(f'"GET {p} '), log)) for p in paths) >= 3 * len(paths):
+            break
+        await asyncio.sleep(0.2)
+    assert all(len(processes) == 1 for processes in served.values()), served
+    daphnes = {f"127.0.0.1:{daphne.port}" for daphne in stack.daphnes}
+    assert set().union(*served.values()) == daphnes
 
 
 def test_an_oversized_upload_is_refused_by_nginx(proxy: Nginx, stack: Stack):
