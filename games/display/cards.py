@@ -35,11 +35,13 @@ def card_face(code: str) -> CardFace:
 
     Named in the active language; each card's face is worked out once per language.
     """
-    return _face(code, get_language())
+    return face_in(code, get_language())
 
 
 @lru_cache(maxsize=1024)
-def _face(code: str, language: str | None) -> CardFace:
+def face_in(code: str, language: str | None) -> CardFace:
+    """The face of ``code`` named in ``language``, which must be the active language;
+    for a caller that has read it already (reading it costs more than the lookup)."""
     rank, suit = code[0], code[1]
     return CardFace(
         code=code,

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from games.display import labels
 from games.display.score_sheet import TIMES, describe_contract
+from games.display.shown import ShownOnce
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,8 @@ class ResultRow:
     strong: bool = False
 
 
-@dataclass(frozen=True)
-class ResultPanel:
+@dataclass(frozen=True, repr=False)
+class ResultPanel(ShownOnce):
     """Why a deal scored what it scored."""
 
     number: int

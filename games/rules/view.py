@@ -20,15 +20,30 @@ from .projects import describe
 from .state import TEAMS, Phase, State, Trick, team_index
 
 _LIVE = (Phase.BIDDING, Phase.DOUBLING, Phase.DECLARING, Phase.PLAYING)
+# What a view holds for its own seat alone: every other key is public, the
+# same in every view of one state.
+OWN = ("seat", "team", "hand", "timed_out", "legal")
 
 
-def view_for(state: State, seat: int | None) -> dict[str, Any]:
+def view_for(
+    state: State, seat: int | None, *, public: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The JSON-safe picture of ``state`` for ``seat`` (1-4) or a spectator (None).
 
-    Raises ValueError for a seat outside 1-4.
+    ``public``, the spectator's view of the same ``state``, gives what every
+    view shows alike instead of working it out again (the views share its
+    values, which nobody changes). Raises ValueError for a seat outside 1-4,
+    or a ``public`` view that is a seat's.
     """
     if seat is not None and seat not in (1, 2, 3, 4):
         raise ValueError(f"seat must be 1-4 or None, not {seat!r}")
+    own = _own(state, seat)
+    if public is not None:
+        if public["seat"] is not None:
+            raise ValueError("a seat's view is not the public view")
+        seen = dict(public)
+        seen.update(own)
+        return seen
     phase = state.phase
     live = phase in _LIVE
     dealt = phase is not Phase.DEALING
@@ -37,8 +52,8 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
     revealed = len(state.tricks) >= 1 or not live
     results = [r.explain() for r in state.results]
     view: dict[str, Any] = {
-        "seat": seat,
-        "team": TEAMS[team_index(seat)] if seat else None,
+        "seat": own["seat"],
+        "team": own["team"],
         "mode": state.mode,
         "phase": phase.value,
         "dealer": state.dealer or None,
@@ -47,7 +62,7 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
         "bid_round": state.bid_round if dealt else None,
         "score": state.score,
         "winner": state.winner,
-        "hand": _hand(state, seat, trump) if seat and dealt else [],
+        "hand": own["hand"],
         "hand_counts": {str(s): state.hands[s - 1].bit_count() for s in range(1, 5)},
         "faceup": CARD_STR[state.faceup] if phase is Phase.BIDDING else None,
         "bids": _public_bids(state),
@@ -71,10 +86,26 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
         "last_result": results[-1] if results and not live and dealt else None,
         "redeal": _redeal(state) if state.outcome == "redeal" and not live else None,
         "sawa": _sawa(state) if state.outcome == "sawa" and not live else None,
+        "timed_out": own["timed_out"],
+        "legal": own["legal"],
+    }
+    return view
+
+
+def _own(state: State, seat: int | None) -> dict[str, Any]:
+    """The keys of ``OWN``: what the view of ``seat`` holds for that seat alone."""
+    phase = state.phase
+    live = phase in _LIVE
+    dealt = phase is not Phase.DEALING
+    contract = state.contract
+    trump = contract.trump if contract else -1
+    return {
+        "seat": seat,
+        "team": TEAMS[team_index(seat)] if seat else None,
+        "hand": _hand(state, seat, trump) if seat and dealt else [],
         "timed_out": _timed_out(state, seat) if seat and live else None,
         "legal": legal_actions(state) if seat is not None and seat == state.turn else [],
     }
-    return view
 
 
 def _hand(state: State, seat: int, trump: int) -> list[str]:

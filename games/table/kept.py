@@ -11,10 +11,30 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from typing import Generic, TypeVar
 
 Value = TypeVar("Value")
+
+_enabled = True
+
+
+def enabled() -> bool:
+    """False while ``keeping_disabled`` is in force."""
+    return _enabled
+
+
+@contextmanager
+def keeping_disabled() -> Iterator[None]:
+    """Make everything afresh while inside: no kept part, nothing shared between
+    the pictures of one reading (for the tests that compare)."""
+    global _enabled
+    _enabled = False
+    try:
+        yield
+    finally:
+        _enabled = True
 
 
 class Kept(Generic[Value]):

@@ -173,7 +173,7 @@ def draw(reading: MatchReading, user: Any, *, invite: str = "", language: str) -
         context = table_context(reading, user, invite=invite)
         context["csrf_field"] = mark_safe(CSRF_MARK)
         for part in parts_of(context):
-            made = drawn(part, context)
+            made = drawn(part, context, language)
             parts[made.name] = made.html
             digests[made.name] = made.digest
             for sub in made.inner:

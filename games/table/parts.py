@@ -23,16 +23,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 from django.template.loader import get_template
-from django.utils import translation
 
+from games.table import kept
 from games.table.kept import Kept
 from games.table.render import TEMPLATE
 
@@ -363,18 +362,6 @@ def parts_of(context: Context) -> tuple[Part, ...]:
 # --- Kept parts -------------------------------------------------------------
 
 _kept: Kept[DrawnPart] = Kept(KEPT)
-_enabled = True
-
-
-@contextmanager
-def keeping_disabled() -> Iterator[None]:
-    """Draw every part afresh while inside (for the tests that compare)."""
-    global _enabled
-    _enabled = False
-    try:
-        yield
-    finally:
-        _enabled = True
 
 
 def forget() -> None:
@@ -382,23 +369,24 @@ def forget() -> None:
     _kept.clear()
 
 
-def drawn(part: Part, context: Context) -> DrawnPart:
-    """``part`` of the region whose context is ``context``, in the active language."""
-    made = _drawn_alone(part, context)
+def drawn(part: Part, context: Context, language: str) -> DrawnPart:
+    """``part`` of the region whose context is ``context``, in ``language`` (the active
+    one, read once by the caller rather than once a part)."""
+    made = _drawn_alone(part, context, language)
     if part.inner:
-        made = replace(made, inner=tuple(drawn(sub, context) for sub in part.inner))
+        made = replace(made, inner=tuple(drawn(sub, context, language) for sub in part.inner))
     return made
 
 
-def _drawn_alone(part: Part, context: Context) -> DrawnPart:
+def _drawn_alone(part: Part, context: Context, language: str) -> DrawnPart:
     """``part`` drawn or found kept; the parts inside it, if it names any, not yet drawn."""
     values = part.reads(context)
     if values is None:
         return cut(render_partial(part.partial, context))
-    if settings.DEBUG or not _enabled:
+    if settings.DEBUG or not kept.enabled():
         return cut(render_partial(part.partial, values))
     shown = repr(values)
     if " at 0x" in shown:
         return cut(render_partial(part.partial, values))
-    key = (part.partial, translation.get_language() or "", shown)
+    key = (part.partial, language, shown)
     return _kept.get_or_make(key, lambda: cut(render_partial(part.partial, values)))

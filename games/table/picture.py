@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
@@ -22,11 +22,13 @@ from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from games.display import labels
-from games.display.cards import CardFace, card_face
+from games.display.cards import CardFace, card_face, face_in
 from games.display.result_panel import ResultPanel, result_panel
 from games.display.score_sheet import SheetRow, score_sheet
+from games.display.shown import Shown
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY
 from games.rules.projects import VALUES as PROJECT_VALUES
+from games.rules.view import OWN
 from games.table.kept import Kept
 
 View = Mapping[str, Any]
@@ -187,18 +189,81 @@ class Table:
     trick_winner_position: str
     last_trick: list[PlayedCard]
     last_trick_winner: str
-    bids: list[LogLine]
-    calls: list[LogLine]
+    bids: Sequence[LogLine]
+    calls: Sequence[LogLine]
     result: ResultPanel | None
     redeal_name: str
     redeal_cards: list[CardFace]
     sawa_name: str
     sawa_cards: list[CardFace]
     timer_notice: str
-    sheet: list[SheetRow]
+    sheet: Sequence[SheetRow]
     winner: str | None
     we_won: bool
     match_over: bool
+
+
+# What the views of one state, with the same seats and in one language, have
+# in common: the pieces made from the public keys of a view (all but
+# ``rules.view.OWN``) and the viewer's chair or side alone, made once for all.
+Shared = dict[Hashable, Any]
+
+
+def _once(shared: Shared, key: Hashable, make: Callable[[], Any]) -> Any:
+    """``shared[key]``, made by ``make()`` the first time; what is shared is never changed."""
+    found = shared.get(key, _MISSING)
+    if found is _MISSING:
+        # Two threads may both make it: either's is right.
+        found = shared.setdefault(key, make())
+    return found
+
+
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class _Common:
+    """What every viewer of one state sees alike."""
+
+    names: dict[int, str]
+    phase_label: str
+    # Each seat's panel but for where and whose it is, by number.
+    seats: dict[int, dict[str, Any]]
+    # The status line of everyone but the seat to act.
+    status: str
+    turn_name: str
+    faceup: CardFace | None
+    contract: dict[str, Any] | None
+    bids: Sequence[LogLine]
+    calls: Sequence[LogLine]
+    last_trick_winner: str
+    redeal_name: str
+    redeal_cards: list[CardFace]
+    sawa_name: str
+    sawa_cards: list[CardFace]
+    # The finished deals' results in words: what the score sheet is kept by.
+    results: str
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """The cards on the table as seen from one chair."""
+
+    trick: list[PlayedCard]
+    held: list[PlayedCard]
+    trick_winner_position: str
+    last_trick: list[PlayedCard]
+
+
+@dataclass(frozen=True)
+class _Sided:
+    """What depends on the viewer's side only: a team's, or a spectator's."""
+
+    team_labels: dict[str, str]
+    # The badge of each team's seats.
+    team_names: dict[str, str]
+    result: ResultPanel | None
+    sheet: Sequence[SheetRow]
 
 
 def build_table(
@@ -209,16 +274,34 @@ def build_table(
     deadline: datetime | None = None,
     now: datetime | None = None,
     turn_seconds: float | None = None,
+    shared: Shared | None = None,
 ) -> Table:
     """The printable table for the viewer of ``view`` (a seat, or a spectator).
 
     ``turn_seconds`` is how long the seat to act had in all, for its countdown ring.
+    ``shared`` holds what is made for every view of the same state, with the
+    same ``seats``, in the active language (kept by the caller for one
+    reading and language): the public pieces are made once for all of them.
     """
+    language = get_language()
+    if shared is None:
+        shared = {}
     me = view["seat"]
     my_team = view["team"] or "A"
     bottom = me or 1
-    names = {n: seats[n].name if n in seats else str(n) for n in (1, 2, 3, 4)}
-    panels = _seat_panels(view, seats, names, me, bottom, my_team)
+    common: _Common = _once(shared, "common", lambda: _common(_public(view), seats, language))
+    placed: _Placed = _once(
+        shared,
+        ("placed", bottom),
+        lambda: _placed(_public(view), common.names, bottom, language),
+    )
+    sided: _Sided = _once(
+        shared,
+        ("sided", bool(me), my_team),
+        lambda: _sided(_public(view), common, bool(me), my_team, language),
+    )
+    names = common.names
+    panels = _seat_panels(common, sided, me, bottom)
     turn = view["turn"]
     legal = view["legal"]
     them = "B" if my_team == "A" else "A"
@@ -236,73 +319,135 @@ def build_table(
                     panel.ring_total_ms = max(ms_left, int(turn_seconds * 1000))
     bid_buttons, trump_buttons = _bid_buttons(view, legal)
     call_buttons, call_groups = _call_buttons(legal)
-    last = view["last_trick"]
-    trick = [_played(c, names, bottom, led=i == 0) for i, c in enumerate(view["trick"])]
-    if len(trick) >= 2:
-        trick = [
-            _mark(p, c["seat"] == view["winning"])
-            for p, c in zip(trick, view["trick"], strict=True)
-        ]
-    held = _held_trick(view, names, bottom)
-    results = view["results"]
-    team_labels = {
-        my_team: _("Us") if me else _("Team A"),
-        them: _("Them") if me else _("Team B"),
-    }
+    my_turn = bool(me) and turn == me
+    team_labels = sided.team_labels
     return Table(
         seq=seq,
         phase=phase,
-        phase_label=str(labels.PHASES.get(phase, phase)),
+        phase_label=common.phase_label,
         me=me,
         my_team=my_team,
         us_label=team_labels[my_team],
         them_label=team_labels[them],
         seats={panel.position: panel for panel in panels},
-        status=_status(view, names),
-        my_turn=bool(me) and turn == me,
-        turn_name=names[turn] if turn else "",
+        status=_status(view["phase"], turn, names, mine=True) if my_turn else common.status,
+        my_turn=my_turn,
+        turn_name=common.turn_name,
         deadline=deadline if seconds_left is not None else None,
         seconds_left=seconds_left,
         ms_left=ms_left,
-        faceup=card_face(view["faceup"]) if view["faceup"] else None,
-        contract=_contract(view["contract"], names),
+        faceup=common.faceup,
+        contract=common.contract,
         score_us=view["score"][my_team],
         score_them=view["score"][them],
         tricks_us=view["tricks_won"][my_team],
         tricks_them=view["tricks_won"][them],
         points_us=view["card_points"][my_team],
         points_them=view["card_points"][them],
-        hand=_hand(view["hand"], legal),
+        hand=_hand(view["hand"], legal, language),
         bid_buttons=bid_buttons,
         trump_buttons=trump_buttons,
         call_buttons=call_buttons,
         call_groups=call_groups,
-        declare_buttons=_declare_buttons(legal),
+        declare_buttons=_declare_buttons(legal, language),
         sawa_button=_sawa_button(legal),
         has_baloot=any(a.get("baloot") for a in legal),
-        trick=trick,
-        trick_done=held,
-        trick_key=f"{len(results) + 1}-{sum(view['tricks_won'].values())}" if held else "",
-        trick_winner_position=position_of(last["winner"], bottom) if held else "",
-        last_trick=[_played(c, names, bottom) for c in last["cards"]] if last else [],
-        last_trick_winner=names[last["winner"]] if last else "",
-        bids=[_bid_line(b, names) for b in view["bids"]],
-        calls=[
-            LogLine(names[c["seat"]], str(labels.CALLS.get(c["call"], c["call"])), False)
-            for c in view["calls"]
-        ],
-        result=_result_panel(view["results"], names, my_team, spectator=not me),
-        # D7: the hand that asked for a redeal is shown to everyone.
-        redeal_name=names[view["redeal"]["seat"]] if view["redeal"] else "",
-        redeal_cards=[card_face(c) for c in view["redeal"]["cards"]] if view["redeal"] else [],
-        # D26: the claimer of a Sawa lays down the cards that won it.
-        sawa_name=names[view["sawa"]["seat"]] if view.get("sawa") else "",
-        sawa_cards=[card_face(c) for c in view["sawa"]["cards"]] if view.get("sawa") else [],
+        trick=placed.trick,
+        trick_done=placed.held,
+        trick_key=(
+            f"{len(view['results']) + 1}-{sum(view['tricks_won'].values())}" if placed.held else ""
+        ),
+        trick_winner_position=placed.trick_winner_position,
+        last_trick=placed.last_trick,
+        last_trick_winner=common.last_trick_winner,
+        bids=common.bids,
+        calls=common.calls,
+        result=sided.result,
+        redeal_name=common.redeal_name,
+        redeal_cards=common.redeal_cards,
+        sawa_name=common.sawa_name,
+        sawa_cards=common.sawa_cards,
         timer_notice=_timer_notice(view.get("timed_out")),
-        sheet=_score_sheet(view["results"], names, my_team, team_labels),
+        sheet=sided.sheet,
         winner=view["winner"],
         we_won=bool(me) and view["winner"] == my_team,
         match_over=phase == "match_over",
+    )
+
+
+def _public(view: View) -> View:
+    """``view`` without what it holds for its own viewer: all a shared piece may read."""
+    return {key: value for key, value in view.items() if key not in OWN}
+
+
+def _common(view: View, seats: Mapping[int, SeatInfo], language: str | None) -> _Common:
+    """The pieces of the table made from the public part of ``view`` alone."""
+    names = {n: seats[n].name if n in seats else str(n) for n in (1, 2, 3, 4)}
+    phase = view["phase"]
+    turn = view["turn"]
+    last = view["last_trick"]
+    redeal = view["redeal"]
+    sawa = view.get("sawa")
+    return _Common(
+        names=names,
+        phase_label=str(labels.PHASES.get(phase, phase)),
+        seats=_seat_bases(view, seats, names, language),
+        status=_status(phase, turn, names, mine=False),
+        turn_name=names[turn] if turn else "",
+        faceup=face_in(view["faceup"], language) if view["faceup"] else None,
+        contract=_contract(view["contract"], names),
+        bids=Shown(_bid_line(b, names, language) for b in view["bids"]),
+        calls=Shown(
+            LogLine(names[c["seat"]], str(labels.CALLS.get(c["call"], c["call"])), False)
+            for c in view["calls"]
+        ),
+        results=repr(view["results"]),
+        last_trick_winner=names[last["winner"]] if last else "",
+        # D7: the hand that asked for a redeal is shown to everyone.
+        redeal_name=names[redeal["seat"]] if redeal else "",
+        redeal_cards=[face_in(c, language) for c in redeal["cards"]] if redeal else [],
+        # D26: the claimer of a Sawa lays down the cards that won it.
+        sawa_name=names[sawa["seat"]] if sawa else "",
+        sawa_cards=[face_in(c, language) for c in sawa["cards"]] if sawa else [],
+    )
+
+
+def _placed(view: View, names: Mapping[int, str], bottom: int, language: str | None) -> _Placed:
+    """The trick, the trick just won and the last trick, seen from the chair ``bottom``."""
+    last = view["last_trick"]
+    trick = [_played(c, names, bottom, language, led=i == 0) for i, c in enumerate(view["trick"])]
+    if len(trick) >= 2:
+        trick = [
+            _mark(p, c["seat"] == view["winning"])
+            for p, c in zip(trick, view["trick"], strict=True)
+        ]
+    held = _held_trick(view, names, bottom, language)
+    return _Placed(
+        trick=trick,
+        held=held,
+        trick_winner_position=position_of(last["winner"], bottom) if held else "",
+        last_trick=[_played(c, names, bottom, language) for c in last["cards"]] if last else [],
+    )
+
+
+def _sided(view: View, common: _Common, seated: bool, my_team: str, language: str | None) -> _Sided:
+    """The labels, result panel and score sheet of a seat of ``my_team``, or a spectator's."""
+    them = "B" if my_team == "A" else "A"
+    team_labels = {
+        my_team: _("Us") if seated else _("Team A"),
+        them: _("Them") if seated else _("Team B"),
+    }
+    if seated:
+        team_names = {my_team: _("Us"), them: _("Them")}
+    else:
+        team_names = {"A": _("Team A"), "B": _("Team B")}
+    results = view["results"]
+    names = common.names
+    return _Sided(
+        team_labels=team_labels,
+        team_names=team_names,
+        result=_result_panel(results, names, my_team, language, spectator=not seated),
+        sheet=_score_sheet(results, common.results, names, my_team, team_labels, language),
     )
 
 
@@ -312,9 +457,9 @@ PANELS_KEPT = 2048
 _panels: Kept[Any] = Kept(PANELS_KEPT)
 
 
-def _kept_panel(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
-    """What ``make()`` returns, made once per ``key`` (and language) while kept."""
-    return _panels.get_or_make((get_language(), *key), make)
+def _kept_panel(key: tuple[Any, ...], language: str | None, make: Callable[[], Any]) -> Any:
+    """What ``make()`` returns, made once per ``key`` and ``language`` while kept."""
+    return _panels.get_or_make((language, *key), make)
 
 
 def forget_panels() -> None:
@@ -323,24 +468,33 @@ def forget_panels() -> None:
 
 
 def _result_panel(
-    results: Sequence[Mapping[str, Any]], names: Mapping[int, str], us: str, *, spectator: bool
+    results: Sequence[Mapping[str, Any]],
+    names: Mapping[int, str],
+    us: str,
+    language: str | None,
+    *,
+    spectator: bool,
 ) -> ResultPanel | None:
     """``result_panel``, kept: it reads the last deal's result and how many deals there were."""
     if not results:
         return None
     key = ("result", len(results), repr(results[-1]), tuple(names.items()), us, spectator)
-    return _kept_panel(key, lambda: result_panel(results, names, us, spectator=spectator))
+    return _kept_panel(key, language, lambda: result_panel(results, names, us, spectator=spectator))
 
 
 def _score_sheet(
     results: Sequence[Mapping[str, Any]],
+    shown: str,
     names: Mapping[int, str],
     perspective: str,
     team_labels: Mapping[str, str],
+    language: str | None,
 ) -> list[SheetRow]:
-    """``score_sheet``, kept."""
-    key = ("sheet", repr(results), tuple(names.items()), perspective, tuple(team_labels.items()))
-    return _kept_panel(key, lambda: score_sheet(results, names, perspective, team_labels))
+    """``score_sheet``, kept; ``shown`` is the repr of ``results``."""
+    key = ("sheet", shown, tuple(names.items()), perspective, tuple(team_labels.items()))
+    return _kept_panel(
+        key, language, lambda: Shown(score_sheet(results, names, perspective, team_labels))
+    )
 
 
 def position_of(seat: int, bottom: int) -> str:
@@ -353,71 +507,68 @@ def action_json(action: Mapping[str, Any]) -> str:
     return json.dumps({k: v for k, v in action.items() if k != "seat"}, separators=(",", ":"))
 
 
-def _seat_panels(
-    view: View,
-    seats: Mapping[int, SeatInfo],
-    names: Mapping[int, str],
-    me: int | None,
-    bottom: int,
-    my_team: str,
-) -> list[SeatPanel]:
+def _seat_bases(
+    view: View, seats: Mapping[int, SeatInfo], names: Mapping[int, str], language: str | None
+) -> dict[int, dict[str, Any]]:
+    """Each seat's panel, by number, but for where it sits and whose it is."""
     last_bid: dict[int, str] = {}
     # Bid bubbles belong to the bidding: once the contract is made it shows in the status bar.
     if view["phase"] == "bidding":
         for bid in view["bids"]:
-            last_bid[bid["seat"]] = _bid_text(bid)
+            last_bid[bid["seat"]] = _bid_text(bid, language)
     leader = view["leader"] if view["phase"] == "playing" else None
-    played = {c["seat"]: card_face(c["card"]) for c in view["trick"]}
-    if me:
-        team_names = {my_team: _("Us"), "B" if my_team == "A" else "A": _("Them")}
-    else:
-        team_names = {"A": _("Team A"), "B": _("Team B")}
-    panels = []
+    played = {c["seat"]: face_in(c["card"], language) for c in view["trick"]}
+    bases = {}
     for number in (1, 2, 3, 4):
         info = seats.get(number, SeatInfo(names[number]))
-        team = "A" if number % 2 else "B"
         declared = view["declarations"][str(number)]
-        panels.append(
-            SeatPanel(
-                number=number,
-                position=position_of(number, bottom),
-                name=names[number],
-                team=team_names[team],
-                is_bot=info.is_bot,
-                away=info.away,
-                is_me=number == me,
-                is_partner=me is not None and number != me and (number - me) % 2 == 0,
-                count=view["hand_counts"][str(number)],
-                is_turn=view["turn"] == number,
-                is_dealer=view["dealer"] == number,
-                bid=last_bid.get(number, ""),
-                declarations=[_declaration(p) for p in declared or ()],
-                declared=declared is not None,
-                baloot=number in view["baloot"],
-                played=played.get(number),
-                is_leader=number == leader,
-            )
+        bases[number] = {
+            "number": number,
+            "name": names[number],
+            "is_bot": info.is_bot,
+            "away": info.away,
+            "count": view["hand_counts"][str(number)],
+            "is_turn": view["turn"] == number,
+            "is_dealer": view["dealer"] == number,
+            "bid": last_bid.get(number, ""),
+            "declarations": [_declaration(p, language) for p in declared or ()],
+            "declared": declared is not None,
+            "baloot": number in view["baloot"],
+            "played": played.get(number),
+            "is_leader": number == leader,
+        }
+    return bases
+
+
+def _seat_panels(common: _Common, sided: _Sided, me: int | None, bottom: int) -> list[SeatPanel]:
+    """The four chairs as the viewer at ``me`` (None for a spectator, who sits at 1) sees them."""
+    return [
+        SeatPanel(
+            **base,
+            position=position_of(number, bottom),
+            team=sided.team_names["A" if number % 2 else "B"],
+            is_me=number == me,
+            is_partner=me is not None and number != me and (number - me) % 2 == 0,
         )
-    return panels
+        for number, base in common.seats.items()
+    ]
 
 
-def _declaration(project: Mapping[str, Any]) -> Declaration:
+def _declaration(project: Mapping[str, Any], language: str | None) -> Declaration:
     cards = project["cards"]
     return Declaration(
         label=str(labels.PROJECTS.get(project["project"], project["project"])),
-        cards=[card_face(c) for c in cards] if cards else None,
+        cards=[face_in(c, language) for c in cards] if cards else None,
     )
 
 
-def _status(view: View, names: Mapping[int, str]) -> str:
-    phase = view["phase"]
-    turn = view["turn"]
-    me = view["seat"]
+def _status(phase: str, turn: int | None, names: Mapping[int, str], *, mine: bool) -> str:
+    """The status line; ``mine`` for the seat to act."""
     if phase == "match_over":
         return _("The match is over.")
     if turn is None:
         return str(labels.PHASES.get(phase, phase))
-    if turn == me:
+    if mine:
         prompts = {
             "bidding": _("Your turn to bid."),
             "doubling": _("Your call: double or pass."),
@@ -448,7 +599,9 @@ def _contract(
     }
 
 
-def _hand(cards: Sequence[str], legal: Sequence[Mapping[str, Any]]) -> list[HandCard]:
+def _hand(
+    cards: Sequence[str], legal: Sequence[Mapping[str, Any]], language: str | None
+) -> list[HandCard]:
     plays = {a["play"]: a for a in legal if "play" in a and not a.get("baloot")}
     baloots = {a["play"]: a for a in legal if "play" in a and a.get("baloot")}
     ordered = sorted(cards, key=lambda c: HAND_SUIT_ORDER.index(c[1]))
@@ -460,7 +613,7 @@ def _hand(cards: Sequence[str], legal: Sequence[Mapping[str, Any]]) -> list[Hand
             key += 1
         out.append(
             HandCard(
-                face=card_face(code),
+                face=face_in(code, language),
                 action=action_json(play) if play else None,
                 baloot_action=action_json(baloots[code]) if code in baloots else None,
                 key=key if play else None,
@@ -582,9 +735,13 @@ def _call_buttons(
     return singles, [ActionGroup(label, buttons) for label, buttons in groups.items()]
 
 
-def _declare_buttons(legal: Sequence[Mapping[str, Any]]) -> list[ActionButton]:
+def _declare_buttons(
+    legal: Sequence[Mapping[str, Any]], language: str | None
+) -> list[ActionButton]:
     """The declarations on offer, the best first and preselected, "No projects" last."""
     options = [a for a in legal if "declare" in a]
+    if not options:
+        return []
     options.sort(key=lambda a: -sum(PROJECT_VALUES[p["project"]] for p in a["declare"]))
     buttons = []
     for number, action in enumerate(options):
@@ -597,7 +754,8 @@ def _declare_buttons(legal: Sequence[Mapping[str, Any]]) -> list[ActionButton]:
             # Left-to-right isolates (U+2066 ... U+2069) keep each card's rank
             # before its suit inside right-to-left text.
             cards = " ".join(
-                f"\u2066{card_face(c).rank}{card_face(c).symbol}\u2069" for c in project["cards"]
+                f"\u2066{face_in(c, language).rank}{face_in(c, language).symbol}\u2069"
+                for c in project["cards"]
             )
             parts.append(
                 _("%(project)s: %(cards)s")
@@ -615,7 +773,7 @@ def _declare_buttons(legal: Sequence[Mapping[str, Any]]) -> list[ActionButton]:
                 tuple(
                     ProjectChoice(
                         str(labels.PROJECTS.get(p["project"], p["project"])),
-                        tuple(card_face(c) for c in p["cards"]),
+                        tuple(face_in(c, language) for c in p["cards"]),
                     )
                     for p in projects
                 ),
@@ -632,10 +790,18 @@ def _sawa_button(legal: Sequence[Mapping[str, Any]]) -> ActionButton | None:
 
 
 def _played(
-    card: Mapping[str, Any], names: Mapping[int, str], bottom: int, *, led: bool = False
+    card: Mapping[str, Any],
+    names: Mapping[int, str],
+    bottom: int,
+    language: str | None,
+    *,
+    led: bool = False,
 ) -> PlayedCard:
     return PlayedCard(
-        position_of(card["seat"], bottom), names[card["seat"]], card_face(card["card"]), led=led
+        position_of(card["seat"], bottom),
+        names[card["seat"]],
+        face_in(card["card"], language),
+        led=led,
     )
 
 
@@ -643,7 +809,9 @@ def _mark(played: PlayedCard, winning: bool) -> PlayedCard:
     return replace(played, winning=winning)
 
 
-def _held_trick(view: View, names: Mapping[int, str], bottom: int) -> list[PlayedCard]:
+def _held_trick(
+    view: View, names: Mapping[int, str], bottom: int, language: str | None
+) -> list[PlayedCard]:
     """The trick just completed, while no card of the next one is down.
 
     It stays in the middle, its winning card marked, until the next lead; at
@@ -656,7 +824,7 @@ def _held_trick(view: View, names: Mapping[int, str], bottom: int) -> list[Playe
     if view["phase"] not in ("playing", "round_over", "match_over"):
         return []
     return [
-        _mark(_played(c, names, bottom, led=i == 0), c["seat"] == last["winner"])
+        _mark(_played(c, names, bottom, language, led=i == 0), c["seat"] == last["winner"])
         for i, c in enumerate(last["cards"])
     ]
 
@@ -674,7 +842,7 @@ def _timer_notice(action: Mapping[str, Any] | None) -> str:
         }
         return f"{done} {warning}"
     if "bid" in action:
-        choice = _bid_text(action)
+        choice = _bid_text(action, get_language())
     elif "double" in action:
         choice = str(labels.CALLS.get(action["double"], action["double"]))
     else:
@@ -683,8 +851,8 @@ def _timer_notice(action: Mapping[str, Any] | None) -> str:
     return f"{done} {warning}"
 
 
-def _bid_text(bid: Mapping[str, Any]) -> str:
-    return _bid_words(bid["bid"], bid.get("trump"), get_language())
+def _bid_text(bid: Mapping[str, Any], language: str | None) -> str:
+    return _bid_words(bid["bid"], bid.get("trump"), language)
 
 
 @lru_cache(maxsize=256)
@@ -696,5 +864,5 @@ def _bid_words(bid: str, trump: str | None, language: str | None) -> str:
     return text
 
 
-def _bid_line(bid: Mapping[str, Any], names: Mapping[int, str]) -> LogLine:
-    return LogLine(names[bid["seat"]], _bid_text(bid), bool(bid.get("auto")))
+def _bid_line(bid: Mapping[str, Any], names: Mapping[int, str], language: str | None) -> LogLine:
+    return LogLine(names[bid["seat"]], _bid_text(bid, language), bool(bid.get("auto")))

@@ -11,12 +11,13 @@ settings, and the event number the picture belongs to.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from games import rules
 from games.match import rows, steps
@@ -34,7 +35,8 @@ from games.match.deadlines import seconds_to_act
 from games.match.event_log import LogError, apply_recorded, fold, load_state
 from games.match.models import BotLevel, Event, Match, Seat
 from games.match.steps import Step
-from games.table.picture import SeatInfo, Table, build_table
+from games.table import kept
+from games.table.picture import SeatInfo, Shared, Table, build_table
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +69,11 @@ class MatchReading:
     # False when the match moved on while being read, so that the state may
     # be ahead of its number: no later reading may build on it.
     consistent: bool = True
+    # What every picture of this reading shares, by language (``table_for``):
+    # made by the first picture drawn, gone with the reading.
+    shared: dict[str | None, Shared] = field(
+        default_factory=dict, compare=False, repr=False, hash=False
+    )
 
     @property
     def seq(self) -> int:
@@ -196,12 +203,21 @@ def seat_name(seat: Seat) -> str:
 def table_for(reading: MatchReading, user: Any) -> Table:
     """The printable table for ``user``: their seat's view, or a spectator's."""
     mine = seat_of(reading.seats.values(), user)
-    view = rules.view_for(reading.state, mine.number if mine else None)
+    state = reading.state
+    shared = None
+    public = None
+    if kept.enabled():
+        # A reading never changes: what its views have in common is made once.
+        shared = reading.shared.setdefault(get_language(), {})
+        public = shared.get("view")
+        if public is None:
+            public = shared.setdefault("view", rules.view_for(state, None))
+    view = rules.view_for(state, mine.number if mine else None, public=public)
     seats = {
         n: SeatInfo(seat_name(seat), is_bot=seat.is_bot, away=seat.away)
         for n, seat in reading.seats.items()
     }
-    turn = reading.seats.get(reading.state.turn) if reading.state.turn else None
+    turn = reading.seats.get(state.turn) if state.turn else None
     return build_table(
         view,
         seats,
@@ -209,6 +225,7 @@ def table_for(reading: MatchReading, user: Any) -> Table:
         deadline=_countdown(reading),
         now=timezone.now(),
         turn_seconds=seconds_to_act(reading.match, reading.state, turn) if turn else None,
+        shared=shared,
     )
 
 

@@ -44,3 +44,13 @@ def card(face: CardFace, mini: bool = False) -> SafeString:
 def card_face(face: CardFace) -> SafeString:
     """What the card ``face`` shows, as ``games/shared/card_face.html`` draws it."""
     return _render(CARD_FACE, face) if settings.DEBUG else _cached(CARD_FACE, face)
+
+
+@register.filter
+def card_backs(backs: range) -> SafeString:
+    """One card back for each item of ``backs`` (a seat's hidden cards).
+
+    A loop in the template cost more than the rest of the seat's cards, which
+    are drawn again for every viewer whenever a card is played.
+    """
+    return mark_safe('<span class="card-back"></span>' * len(backs))

@@ -108,6 +108,11 @@ def check_no_leak(state: State) -> None:
             assert not leaked, f"seat {seat} sees {leaked} of seat {other}"
         undealt = {CARD_STR[c] for c in state.deck[21:]} if state.phase is Phase.BIDDING else set()
         assert not visible & (undealt - public), "the undealt deck leaked"
+    # A seat's view made on the spectator's (as the live table makes them) is
+    # that seat's view: the public part holds nothing of any seat's own.
+    spectator = view_for(state, None)
+    for seat in (1, 2, 3, 4):
+        assert view_for(state, seat, public=spectator) == view_for(state, seat), seat
 
 
 def check_cards(state: State) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import Phase
+from games.rules import Phase, view_for
 
 from .playout import play_match
 
@@ -24,3 +24,9 @@ def test_two_thousand_random_matches(block: int) -> None:
     for seed in range(10_000 + block * 50, 10_000 + block * 50 + 50):
         state = play_match(seed)
         assert state.winner in ("A", "B")
+
+
+def test_a_seat_view_is_not_taken_for_the_public_one() -> None:
+    state = play_match(3, thorough=False)
+    with pytest.raises(ValueError, match="public view"):
+        view_for(state, 2, public=view_for(state, 1))

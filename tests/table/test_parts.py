@@ -26,6 +26,7 @@ from games.bots import choose_action
 from games.match import services
 from games.match.models import Match, Seat
 from games.table import render
+from games.table.kept import keeping_disabled
 from games.table.live import CSRF_MARK, Picture, draw
 from games.table.parts import cut, forget, parts_of, render_partial
 from games.table.picture import forget_panels
@@ -43,7 +44,8 @@ def reference_parts(reading: Any, user: Any, language: str) -> dict[str, str]:
     """Every part of ``user``'s region, each partial rendered afresh from the whole context
     (its result panel and score sheet made afresh too)."""
     forget_panels()
-    with translation.override(language):
+    # Nothing of the reading shared with the pictures drawn before: made from scratch.
+    with translation.override(language), keeping_disabled():
         context = table_context(reading, user)
         context["csrf_field"] = mark_safe(CSRF_MARK)
         parts = {}
