@@ -25,8 +25,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.display.language import language_of
+from games.match.dispatch import DirectDispatch
 from games.social import queue
-from games.table.dispatch import DirectDispatch
 
 logger = logging.getLogger(__name__)
 

@@ -27,11 +27,11 @@ from django.core.exceptions import SynchronousOnlyOperation
 from games.display.language import language_of
 from games.match.access import may_see
 from games.match.broadcast import match_group
+from games.match.dispatch import DirectDispatch
 from games.match.models import Match
 from games.social.broadcast import social_group
 from games.social.sockets import TableSocialMixin
 from games.table import memberships
-from games.table.dispatch import DirectDispatch
 from games.table.live import HUB, Picture, view_key
 from games.table.session_end import user_group
 

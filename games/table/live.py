@@ -49,7 +49,7 @@ from games.match import steps
 from games.match.access import invite_matches, is_member, seat_of
 from games.match.broadcast import Notice, listen
 from games.match.models import Match
-from games.table.parts import digest, drawn, parts_of
+from games.table.parts import digest, drawn, keeping, parts_of
 from games.table.render import (
     TEMPLATE,
     MatchReading,
@@ -172,8 +172,9 @@ def draw(reading: MatchReading, user: Any, *, invite: str = "", language: str) -
     with translation.override(language):
         context = table_context(reading, user, invite=invite)
         context["csrf_field"] = mark_safe(CSRF_MARK)
+        keep = keeping()
         for part in parts_of(context):
-            made = drawn(part, context, language)
+            made = drawn(part, context, language, keep=keep)
             parts[made.name] = made.html
             digests[made.name] = made.digest
             for sub in made.inner:

@@ -24,11 +24,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
+from django.template import Context as TemplateContext
 from django.template.loader import get_template
 
 from games.table import kept
@@ -116,10 +117,17 @@ def cut(html: str) -> DrawnPart:
 
 
 def render_partial(partial: str, context: Context) -> str:
-    """The partial ``partial`` of the table template rendered with ``context`` alone."""
-    if settings.DEBUG:
-        return get_template(f"{TEMPLATE}#{partial}").render(context)
-    return _template(partial).render(context)
+    """The partial ``partial`` of the table template rendered with ``context`` alone.
+
+    Numbers are printed as they are rather than through the active locale's
+    format, which writes a whole number the same in every language of the site
+    (no thousands separator, ``settings.USE_THOUSAND_SEPARATOR``) but cost a good
+    part of drawing a seat. No part prints a date or a time as it is.
+    """
+    template: Any = get_template(f"{TEMPLATE}#{partial}") if settings.DEBUG else _template(partial)
+    plain = TemplateContext(context, autoescape=template.backend.engine.autoescape, use_l10n=False)
+    html: str = template.template.render(plain)
+    return html
 
 
 @lru_cache(maxsize=64)
@@ -369,21 +377,32 @@ def forget() -> None:
     _kept.clear()
 
 
-def drawn(part: Part, context: Context, language: str) -> DrawnPart:
+def drawn(part: Part, context: Context, language: str, *, keep: bool | None = None) -> DrawnPart:
     """``part`` of the region whose context is ``context``, in ``language`` (the active
-    one, read once by the caller rather than once a part)."""
-    made = _drawn_alone(part, context, language)
+    one, read once by the caller rather than once a part).
+
+    ``keep`` says whether parts are kept (``keeping()``), for a caller drawing many.
+    """
+    if keep is None:
+        keep = keeping()
+    made = _drawn_alone(part, context, language, keep)
     if part.inner:
-        made = replace(made, inner=tuple(drawn(sub, context, language) for sub in part.inner))
+        inner = tuple(drawn(sub, context, language, keep=keep) for sub in part.inner)
+        made = DrawnPart(made.name, made.shell, made.digest, inner)
     return made
 
 
-def _drawn_alone(part: Part, context: Context, language: str) -> DrawnPart:
+def keeping() -> bool:
+    """True when drawn parts are kept: not with DEBUG on, nor while keeping is disabled."""
+    return not settings.DEBUG and kept.enabled()
+
+
+def _drawn_alone(part: Part, context: Context, language: str, keep: bool) -> DrawnPart:
     """``part`` drawn or found kept; the parts inside it, if it names any, not yet drawn."""
     values = part.reads(context)
     if values is None:
         return cut(render_partial(part.partial, context))
-    if settings.DEBUG or not kept.enabled():
+    if not keep:
         return cut(render_partial(part.partial, values))
     shown = repr(values)
     if " at 0x" in shown:

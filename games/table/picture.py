@@ -29,7 +29,7 @@ from games.display.shown import Shown
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY
 from games.rules.projects import VALUES as PROJECT_VALUES
 from games.rules.view import OWN
-from games.table.kept import Kept
+from games.table.kept import Kept, enabled
 
 View = Mapping[str, Any]
 
@@ -295,10 +295,17 @@ def build_table(
         ("placed", bottom),
         lambda: _placed(_public(view), common.names, bottom, language),
     )
+    side = (bool(me), my_team)
+    # A side's labels, result panel and score sheet change only when a deal
+    # ends: kept across readings, by the results in words and the names.
     sided: _Sided = _once(
         shared,
-        ("sided", bool(me), my_team),
-        lambda: _sided(_public(view), common, bool(me), my_team, language),
+        ("sided", *side),
+        lambda: _kept_panel(
+            ("sided", common.results, tuple(common.names.items()), *side),
+            language,
+            lambda: _sided(_public(view), common, *side, language),
+        ),
     )
     names = common.names
     panels = _seat_panels(common, sided, me, bottom)
@@ -459,6 +466,8 @@ _panels: Kept[Any] = Kept(PANELS_KEPT)
 
 def _kept_panel(key: tuple[Any, ...], language: str | None, make: Callable[[], Any]) -> Any:
     """What ``make()`` returns, made once per ``key`` and ``language`` while kept."""
+    if not enabled():
+        return make()
     return _panels.get_or_make((language, *key), make)
 
 

@@ -213,10 +213,14 @@ def table_for(reading: MatchReading, user: Any) -> Table:
         if public is None:
             public = shared.setdefault("view", rules.view_for(state, None))
     view = rules.view_for(state, mine.number if mine else None, public=public)
-    seats = {
-        n: SeatInfo(seat_name(seat), is_bot=seat.is_bot, away=seat.away)
-        for n, seat in reading.seats.items()
-    }
+    seats = shared.get("seats") if shared is not None else None
+    if seats is None:
+        seats = {
+            n: SeatInfo(seat_name(seat), is_bot=seat.is_bot, away=seat.away)
+            for n, seat in reading.seats.items()
+        }
+        if shared is not None:
+            shared["seats"] = seats
     turn = reading.seats.get(state.turn) if state.turn else None
     return build_table(
         view,

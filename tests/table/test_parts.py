@@ -8,7 +8,8 @@ Whole matches are played here with random legal actions and, at every event,
 each seat's and a spectator's picture is drawn as the live table draws it
 (parts kept across events and viewers) and compared with every partial
 rendered afresh from the whole context, in a left-to-right and a
-right-to-left language.
+right-to-left language, through the template engine as a page renders it
+(the live table draws its parts with numbers left unlocalized).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.template.loader import get_template
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
@@ -28,9 +30,9 @@ from games.match.models import Match, Seat
 from games.table import render
 from games.table.kept import keeping_disabled
 from games.table.live import CSRF_MARK, Picture, draw
-from games.table.parts import cut, forget, parts_of, render_partial
+from games.table.parts import cut, forget, parts_of
 from games.table.picture import forget_panels
-from games.table.render import read_match, table_context
+from games.table.render import TEMPLATE, read_match, table_context
 from tests.support.drivers import seat_everyone, started_match
 
 
@@ -53,7 +55,8 @@ def reference_parts(reading: Any, user: Any, language: str) -> dict[str, str]:
             whole = dict(context)
             if part.position:
                 whole["seat"] = context["t"].seats[part.position]
-            made = cut(render_partial(part.partial, whole))
+            # Through the template engine as any page renders, numbers localized.
+            made = cut(get_template(f"{TEMPLATE}#{part.partial}").render(whole))
             parts[made.name] = made.html
         return parts
 

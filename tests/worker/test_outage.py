@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import OperationalError
+from django.db import OperationalError, connection
 
 from games.management.commands.run_worker import Command
 from games.match import broadcast, services
@@ -167,3 +167,26 @@ def test_after_the_database_was_out_of_reach_the_worker_gives_the_time_back_firs
     assert worker._pass() == 0
     assert forced_turns(outcome.match) == 0
     assert deadline_of(outcome.match) == clock.now + left
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_keeps_its_connection_from_pass_to_pass_until_it_breaks(clock, started):
+    started()
+    worker = Command()
+    worker.chores = Chores()
+    worker._pass()
+    kept = connection.connection
+    assert kept is not None
+    worker._pass()
+    worker._pass()
+    assert connection.connection is kept
+    if connection.vendor == "sqlite":
+        return  # an in-memory database's connection is never closed
+    # A connection that stopped answering is dropped, and the next pass takes another.
+    connection.errors_occurred = True
+    monkeypatch = pytest.MonkeyPatch()
+    with monkeypatch.context() as patched:
+        patched.setattr(connection, "is_usable", lambda: False)
+        worker._pass()
+    assert connection.connection is not None
+    assert connection.connection is not kept
