@@ -307,7 +307,11 @@ if environment.flag(os.environ, "DJANGO_HTTPS", default=False):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"cancelled_clean_up": {"()": "baloot_site.log_filters.CancelledCleanUp"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "INFO"},
-    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "channels_redis.pubsub": {"filters": ["cancelled_clean_up"]},
+    },
 }
