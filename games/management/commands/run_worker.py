@@ -26,6 +26,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError, close_old_connections, connection
 
+from baloot_site.collector import tune_for_server
 from games.match import broadcast
 from games.worker import alarm, analysis, due_turns, heartbeat, imports
 from games.worker.chores import Chores
@@ -89,6 +90,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # A long-running process: fewer, shorter collector stops between turns.
+        tune_for_server()
         # This process has no event loop: announcements get one that lasts.
         broadcast.send_from_own_loop()
         # The deadlines this worker sets ring its own alarm; no other worker needs them.
