@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -217,3 +217,27 @@ def played_deals(state: rules.State) -> int:
     """How many deals of the match were played to the end (not passed out or redealt)."""
     results = rules.view_for(state, None)["results"]
     return sum(1 for result in results if result["outcome"] in ("played", "sawa"))
+
+
+def random_readings(match_id: int, seed: int, events: int | None = None) -> Iterator[Any]:
+    """The match read after each event while it is played out, mostly by the easy bot's
+    choices and now and then by a random legal action; stops once it is over (or
+    at event ``events``). Yields ``games.table.render`` readings."""
+    from games.bots import choose_action
+    from games.table.render import read_match
+
+    rng = random.Random(seed)
+    while True:
+        reading = read_match(match_id)
+        yield reading
+        if reading.match.status != Match.Status.PLAYING or reading.seq == events:
+            return
+        state = reading.state
+        if state.phase is rules.Phase.ROUND_OVER or state.turn is None:
+            services.deal_next(match_id, reading.seq)
+            continue
+        if rng.random() < 0.8:
+            action = choose_action(state, state.turn, level="easy")
+        else:
+            action = rng.choice(rules.legal_actions(state))
+        services.submit_as_seat(match_id, state.turn, action, reading.seq)

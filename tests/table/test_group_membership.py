@@ -35,6 +35,14 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 EXPIRY = 2
 
 
+async def connect_all(sockets: list[Any], seq: int) -> None:
+    """Connect each socket and take its first picture, which must show event ``seq``."""
+    for socket in sockets:
+        connected, _ = await socket.connect()
+        assert connected
+        assert seq_of(await socket.receive_from(timeout=15)) == seq
+
+
 @pytest.fixture(autouse=True)
 def _short_expiry(settings):
     """Memberships last two seconds unless renewed; consumers renew twice a second."""
@@ -113,10 +121,7 @@ async def test_one_round_trip_renews_every_socket_of_a_process_on_the_core_redis
     assert memberships.lapses(layer)
     sockets = [await socket_for(pk, players[n]) for n in (1, 2, 3)]
     try:
-        for socket in sockets:
-            connected, _ = await socket.connect()
-            assert connected
-            assert seq_of(await socket.receive_from(timeout=15)) == started.seq
+        await connect_all(sockets, started.seq)
         joined_one_by_one: list[str] = []
         group_add = layer.group_add
 
@@ -184,10 +189,7 @@ async def test_on_the_pub_sub_layer_a_process_subscribes_once_and_renews_nothing
     pk = started.match.pk
     sockets = [await socket_for(pk, players[n]) for n in (1, 2, 3)]
     try:
-        for socket in sockets:
-            connected, _ = await socket.connect()
-            assert connected
-            assert seq_of(await socket.receive_from(timeout=15)) == started.seq
+        await connect_all(sockets, started.seq)
         # Three sockets, one subscription of this process to their match.
         assert await subscribers(layer, match_group(pk)) == 1
         await asyncio.sleep(1)

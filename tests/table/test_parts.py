@@ -14,7 +14,6 @@ right-to-left language, through the template engine as a page renders it
 
 from __future__ import annotations
 
-import random
 from types import SimpleNamespace
 from typing import Any
 
@@ -23,17 +22,15 @@ from django.template.loader import get_template
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
-from games import rules
-from games.bots import choose_action
 from games.match import services
-from games.match.models import Match, Seat
+from games.match.models import Seat
 from games.table import render
 from games.table.kept import keeping_disabled
 from games.table.live import CSRF_MARK, Picture, draw
 from games.table.parts import cut, forget, parts_of
 from games.table.picture import forget_panels
 from games.table.render import TEMPLATE, read_match, table_context
-from tests.support.drivers import seat_everyone, started_match
+from tests.support.drivers import random_readings, seat_everyone, started_match
 
 
 @pytest.fixture(autouse=True)
@@ -84,24 +81,12 @@ def play_to_the_end(
 ) -> int:
     """Play the match with random legal actions (``events`` of them at most), comparing
     the pictures at each event; returns how many were compared."""
-    rng = random.Random(seed)
     compared = 0
-    while True:
-        reading = read_match(match_id)
+    for reading in random_readings(match_id, seed, events):
         for user, language in viewers:
             both_ways(monkeypatch, reading, user, language)
             compared += 1
-        if reading.match.status != Match.Status.PLAYING or reading.seq == events:
-            return compared
-        state = reading.state
-        if state.phase is rules.Phase.ROUND_OVER or state.turn is None:
-            services.deal_next(match_id, reading.seq)
-            continue
-        if rng.random() < 0.8:
-            action = choose_action(state, state.turn, level="easy")
-        else:
-            action = rng.choice(rules.legal_actions(state))
-        services.submit_as_seat(match_id, state.turn, action, reading.seq)
+    return compared
 
 
 @pytest.mark.django_db
