@@ -111,11 +111,11 @@ def test_combined_statements_write_the_rows_the_separate_ones_wrote(
     assert not differing
 
 
+# SQLite writes each row on its own: the statement exists on PostgreSQL only.
+@pytest.mark.postgres
 def test_a_turn_writes_its_rows_in_one_statement_on_postgresql(
     clock, start_table, monkeypatch: pytest.MonkeyPatch
 ):
-    if connection.vendor != "postgresql":
-        pytest.skip("SQLite writes each row on its own")
     repeat(monkeypatch)
     match = start_table(bots=(1, 2, 3, 4)).match
     later = deadline_of(match) + timedelta(days=1)
