@@ -27,13 +27,17 @@ consumers ignore an event they already pushed.
 A turn announced late is not charged for the wait: the relay moves the
 match's deadline on by the time its announcement was held up.
 
-The worker makes many announcements in one pass. Inside ``batched()`` they
-are held (the listeners still hear each at once) and sent together: one
-channel-layer call for the lot and one DELETE of their outbox rows, at the
-end of the pass or as soon as the oldest has waited ``BATCH_WAIT``. A
-process with no event loop of its own (the worker) sends from one loop
-kept for the process (``send_from_own_loop``): ``async_to_sync`` would
-start a thread, an event loop and a Redis connection for every send.
+The worker makes many announcements in one pass. Inside ``batched()`` each
+is sent as its turn commits, without waiting for the send to finish, and
+their outbox rows are struck together: one DELETE once every send of the
+batch has gone through, at the end of the pass or as soon as the oldest has
+waited ``BATCH_WAIT``. Holding the sends themselves for the batch made the
+first turns of a pass wait for the last, and every server process then
+drew a whole pass's pushes in one go (p50 55 ms, p99 213 ms action to push
+at 200 tables, against 14 ms and 80 ms sent at once). A process with no
+event loop of its own (the worker) sends from one loop kept for the process
+(``send_from_own_loop``): ``async_to_sync`` would start a thread, an event
+loop and a Redis connection for every send.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -69,7 +74,8 @@ logger = logging.getLogger(__name__)
 RELAY_AFTER = timedelta(seconds=0.4)
 # How many announcements one relay pass sends at most.
 RELAY_BATCH = 500
-# How long an announcement held in a batch may wait for the others (seconds).
+# How long a sent announcement's outbox row may wait to be struck with the
+# others of its batch (seconds).
 BATCH_WAIT = 0.02
 # How long one send may take before it counts as failed (seconds).
 SEND_TIMEOUT = 30.0
@@ -228,7 +234,7 @@ def _deliver(row: Announcement, notice: Notice, step: dict[str, Any] | None = No
     )
     batch: _Batch | None = getattr(_batches, "open", None)
     if batch is not None:
-        batch.hold(row.pk, message)
+        batch.hold(row.pk, _send_soon([message]))
         if time.monotonic() - batch.since >= BATCH_WAIT:
             batch.flush()
         return
@@ -249,54 +255,38 @@ def _strike(pks: list[int]) -> None:
 
 @dataclass
 class _Batch:
-    """Announcements committed and heard by the listeners, not yet sent."""
+    """Announcements committed and on their way, their outbox rows not yet struck."""
 
     pks: list[int] = field(default_factory=list)
-    messages: list[dict[str, Any]] = field(default_factory=list)
+    sends: list[Future[None]] = field(default_factory=list)
     since: float = 0.0
 
-    def hold(self, pk: int, message: dict[str, Any]) -> None:
+    def hold(self, pk: int, send: Future[None]) -> None:
         if not self.pks:
             self.since = time.monotonic()
         self.pks.append(pk)
-        self.messages.append(message)
+        self.sends.append(send)
 
     def flush(self) -> None:
-        """Send what is held in one go, then strike it from the outbox.
+        """Wait for the sends held, then strike the rows of those that went through.
 
-        A failed send is logged and leaves the rows to the relay.
+        A failed send is logged and leaves its row to the relay.
         """
-        pks, messages = self.pks, self.messages
-        self.pks, self.messages = [], []
-        if not pks:
-            return
-        # A match announced twice in one batch: its latest event says it all,
-        # with the steps of both when they follow on.
-        latest: dict[int, dict[str, Any]] = {}
-        for message in messages:
-            kept = latest.get(message["match"])
-            if kept is None:
-                latest[message["match"]] = message
-            elif message["seq"] > kept["seq"] or (
-                message["seq"] == kept["seq"]
-                and not (kept.get("clock") and not message.get("clock"))
-            ):
-                latest[message["match"]] = _joined(kept, message)
-        try:
-            _send(list(latest.values()))
-        except Exception as error:  # each layer backend fails its own way
-            logger.warning("%s announcements not sent (%r); the relay will", len(pks), error)
-            return
-        _strike(pks)
-
-
-def _joined(earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
-    """``later``, its step starting where ``earlier``'s does when the two follow on."""
-    first, then = earlier.get("next"), later.get("next")
-    if first is None or then is None or then["base"] != earlier["seq"]:
-        return later
-    step = {**then, "base": first["base"], "events": [*first["events"], *then["events"]]}
-    return {**later, "next": step}
+        pks, sends = self.pks, self.sends
+        self.pks, self.sends = [], []
+        sent: list[int] = []
+        failed: list[BaseException] = []
+        for pk, send in zip(pks, sends, strict=True):
+            try:
+                send.result(SEND_TIMEOUT)
+            except Exception as error:  # each layer backend fails its own way
+                failed.append(error)
+            else:
+                sent.append(pk)
+        if failed:
+            logger.warning("%s announcements not sent (%r); the relay will", len(failed), failed[0])
+        if sent:
+            _strike(sent)
 
 
 _batches = threading.local()
@@ -383,20 +373,38 @@ def _give_back_wait(row: Announcement, now: datetime) -> None:
 
 def _send(messages: list[dict[str, Any]]) -> None:
     """Send each "match M is at event N" message to its match's group."""
+    if _own_loop is not None and not _in_server_thread():
+        _own_loop.run(_sending(messages))
+    else:
+        async_to_sync(_sending)(messages)
+
+
+def _send_soon(messages: list[dict[str, Any]]) -> Future[None]:
+    """Start sending ``messages`` and return the send, to be waited for later.
+
+    From the process's own loop the send runs there while this thread goes
+    on; elsewhere it is made at once and returned done.
+    """
+    if _own_loop is not None and not _in_server_thread():
+        return _own_loop.submit(_sending(messages))
+    done: Future[None] = Future()
+    try:
+        _send(messages)
+    except Exception as error:  # each layer backend fails its own way
+        done.set_exception(error)
+    else:
+        done.set_result(None)
+    return done
+
+
+async def _sending(messages: list[dict[str, Any]]) -> None:
     layer = get_channel_layer()
     if layer is None:
         logger.warning("no channel layer: %s announcements not sent", len(messages))
         return
-
-    async def send_all() -> None:
-        await asyncio.gather(
-            *(layer.group_send(match_group(message["match"]), message) for message in messages)
-        )
-
-    if _own_loop is not None and not _in_server_thread():
-        _own_loop.run(send_all())
-    else:
-        async_to_sync(send_all)()
+    await asyncio.gather(
+        *(layer.group_send(match_group(message["match"]), message) for message in messages)
+    )
 
 
 def _in_server_thread() -> bool:
@@ -414,7 +422,11 @@ class _OwnLoop:
 
     def run(self, coroutine: Coroutine[Any, Any, None]) -> None:
         """Run ``coroutine`` in the kept loop and wait for it; raises what it raises."""
-        asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(SEND_TIMEOUT)
+        self.submit(coroutine).result(SEND_TIMEOUT)
+
+    def submit(self, coroutine: Coroutine[Any, Any, None]) -> Future[None]:
+        """Start ``coroutine`` in the kept loop; the future holds its outcome."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
 
 
 _own_loop: _OwnLoop | None = None

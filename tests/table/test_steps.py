@@ -180,8 +180,10 @@ def test_a_step_never_carries_a_deal_seed(players, announced, settings):
                 assert len(payload["deal"]["deck"]) == 32
 
 
-def test_steps_held_in_one_batch_are_joined(players, announced, monkeypatch):
+def test_a_batch_sends_each_step_as_its_turn_commits(players, announced, monkeypatch):
+    # However long the turns take, the batch only holds the outbox clean-up.
     monkeypatch.setattr(broadcast, "BATCH_WAIT", 3600.0)
+    monkeypatch.setattr(broadcast, "_own_loop", None)
     match_id = started_match(players).match.pk
     hub = Hub()
     assert hub.join(match_id, players[1].pk)
@@ -189,12 +191,13 @@ def test_steps_held_in_one_batch_are_joined(players, announced, monkeypatch):
     announced.clear()
     with broadcast.batched():
         services.play_due_turn(match_id, now=LATER)
+        assert [message["seq"] for message in announced] == [start.seq + 1]
         services.play_due_turn(match_id, now=LATER)
-    (message,) = announced
-    assert message["seq"] == start.seq + 2
-    assert message["next"]["base"] == start.seq
-    assert hub.advance(match_id, message["seq"], message["rev"], message["next"])
-    assert hub.known(match_id, message["seq"], None).state == read_match(match_id).state
+    first, second = announced
+    assert (first["next"]["base"], second["next"]["base"]) == (start.seq, start.seq + 1)
+    assert hub.advance(match_id, first["seq"], first["rev"], first["next"])
+    assert hub.advance(match_id, second["seq"], second["rev"], second["next"])
+    assert hub.known(match_id, second["seq"], None).state == read_match(match_id).state
 
 
 def test_the_in_memory_layer_carries_no_step(players, monkeypatch, settings):

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games.match import broadcast
+from games.match import broadcast, services
 from games.match.broadcast import RELAY_AFTER, Announcement, announce_on_commit, relay_pending
 from games.match.models import Match
 from tests.support.clock import deadline_of
@@ -141,6 +141,34 @@ def test_a_worker_pass_sends_its_announcements_together(
     # One outbox clean-up for the whole pass, not one per announcement.
     deletes = [q["sql"] for q in queries if q["sql"].startswith('DELETE FROM "games_announcement"')]
     assert len(deletes) == 1
+    assert not Announcement.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_pass_sends_each_announcement_before_its_next_turn(
+    clock, start_table, layer, monkeypatch: pytest.MonkeyPatch
+):
+    """Only the outbox clean-up waits for the pass: no push waits for other tables' turns."""
+    monkeypatch.setattr(broadcast, "BATCH_WAIT", 600.0)
+    matches = [start_table(bots=(1, 2, 3, 4)).match for _ in range(3)]
+    clock.set(max(deadline_of(match) for match in matches))
+    layer.sent.clear()
+    order: list[str] = []
+    send_soon, play = broadcast._send_soon, services.play_due_turn
+
+    def sending(messages):
+        order.extend("sent" for _ in messages)
+        return send_soon(messages)
+
+    def playing(*args, **kwargs):
+        order.append("played")
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(broadcast, "_send_soon", sending)
+    monkeypatch.setattr(services, "play_due_turn", playing)
+    call_command("run_worker", "--once", stdout=io.StringIO())
+    assert order == ["played", "sent"] * 3
+    assert len(layer.sent) == 3
     assert not Announcement.objects.exists()
 
 
