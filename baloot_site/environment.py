@@ -69,6 +69,17 @@ def count(env: Mapping[str, str], name: str, default: int) -> int:
     return int(text)
 
 
+def niceness(env: Mapping[str, str], name: str, default: int) -> int:
+    """Read a scheduling niceness from 0 (as the servers) to 19 (the lowest priority);
+    raises ImproperlyConfigured for anything else."""
+    if name not in env:
+        return default
+    text = env[name].strip()
+    if not (text.isascii() and text.isdigit()) or int(text) > 19:
+        raise ImproperlyConfigured(f"{name}={env[name]!r} is not a niceness from 0 to 19.")
+    return int(text)
+
+
 def secret_key(env: Mapping[str, str], debug: bool, key_file: Path) -> str:
     """The secret key from DJANGO_SECRET_KEY, or a development key kept in ``key_file``.
 

@@ -113,6 +113,11 @@ BOT_DELAY_SECONDS = environment.seconds(os.environ, "BOT_DELAY_SECONDS", 1.0)
 # one sleep lasts WORKER_INTERVAL seconds at most, in case a deadline was set
 # by a process that could not wake it.
 WORKER_INTERVAL = environment.seconds(os.environ, "WORKER_INTERVAL", 5.0)
+# The separate worker runs at this niceness (0 to 19) below the server
+# processes: when the machine is short of CPU, pushes to people go first and
+# bots' turns wait a little, rather than every push queueing behind the
+# turns being played (games/management/commands/run_worker.py).
+WORKER_NICENESS = environment.niceness(os.environ, "WORKER_NICENESS", 10)
 # The time a bot may think about one decision (the strong bot searches until
 # then; the others answer at once).
 BOT_DECISION_MS = environment.seconds(os.environ, "BOT_DECISION_MS", 300.0)

@@ -171,3 +171,15 @@ def test_group_memberships_expire_in_minutes_unless_renewed():
     assert config["default"]["CONFIG"]["group_expiry"] == 300
     with pytest.raises(ImproperlyConfigured):
         environment.group_expiry({"CHANNEL_GROUP_EXPIRY": "1"})
+
+
+@pytest.mark.parametrize(("value", "expected"), [("0", 0), ("10", 10), (" 19 ", 19)])
+def test_a_niceness_is_read_from_0_to_19(value, expected):
+    assert environment.niceness({"N": value}, "N", 5) == expected
+    assert environment.niceness({}, "N", 5) == 5
+
+
+@pytest.mark.parametrize("value", ["20", "-1", "ten", "", "1.5"])
+def test_a_niceness_outside_0_to_19_is_an_error(value):
+    with pytest.raises(ImproperlyConfigured, match="niceness"):
+        environment.niceness({"N": value}, "N", 5)

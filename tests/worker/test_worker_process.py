@@ -3,6 +3,7 @@ shares the work with other workers, and stops cleanly on SIGTERM."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -115,3 +116,30 @@ def test_two_workers_share_the_tables_and_record_every_turn_once(database: Path,
     ]
     recorded = sqlite_rows(database, "SELECT match_id, seq FROM games_event WHERE kind = 'action'")
     assert sorted(logged) == sorted(recorded)
+
+
+def niceness_of(pid: int) -> int:
+    """The scheduling niceness of process ``pid`` (Linux: field 19 of /proc/PID/stat)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[16])
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize(("setting", "expected"), [(None, 10), ("3", 3), ("0", 0)])
+def test_the_worker_runs_below_the_servers(
+    database: Path, tmp_path: Path, setting: str | None, expected: int
+):
+    """When CPU runs short, pushes to people go before bots' turns (WORKER_NICENESS)."""
+    site = Site(f"sqlite:///{database}")
+    site.env.pop("WORKER_NICENESS", None)
+    if setting is not None:
+        site.env["WORKER_NICENESS"] = setting
+    log = tmp_path / "worker.log"
+    own = niceness_of(os.getpid())
+    worker = site.start_worker(log)
+    try:
+        wait_until(lambda: "worker: started" in log.read_text(), 60, "the worker to start")
+        assert niceness_of(worker.pid) == min(19, own + expected)
+    finally:
+        code, output = stop(worker, log)
+    assert code == 0, output

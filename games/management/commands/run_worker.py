@@ -15,6 +15,7 @@ playing those whose id modulo N is K (``games.worker.due_turns.Shard``).
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
 import time
@@ -119,6 +120,10 @@ class Command(BaseCommand):
         interval = options["interval"]
         if interval is None:
             interval = settings.WORKER_INTERVAL
+        if settings.WORKER_NICENESS:
+            # Below the server processes for good: a process cannot raise its
+            # priority back without privileges.
+            os.nice(settings.WORKER_NICENESS)
         stop = threading.Event()
 
         def request_stop(signum: int, frame: FrameType | None) -> None:
