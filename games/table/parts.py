@@ -42,7 +42,6 @@ from games.display.fields import Fields
 from games.table import kept
 from games.table.kept import Kept, Unkeyable
 from games.table.render import TEMPLATE
-from games.templatetags import kept_partials
 
 # Runs of whitespace, which HTML shows as one space (the parts hold no <pre>).
 INDENTATION = re.compile(r"[ \t\r\n]{2,}")
@@ -398,10 +397,9 @@ _assembled: Kept[DrawnPart] = Kept(KEPT)
 
 
 def forget() -> None:
-    """Drop every kept part, and every piece kept for drawing them."""
+    """Drop every kept part."""
     _kept.clear()
     _assembled.clear()
-    kept_partials.forget()
 
 
 def drawn(part: Part, context: Context, language: str, *, keep: bool | None = None) -> DrawnPart:
