@@ -285,24 +285,26 @@ def table_context(reading: MatchReading, user: Any, *, invite: str = "") -> dict
     """The template context of the table region's parts for ``user``."""
     match = reading.match
     mine = seat_of(reading.seats.values(), user)
-    member = is_member(match, reading.seats.values(), user)
     valid_invite = invite_matches(match, invite)
     context: dict[str, Any] = {
         "match": match,
         "seq": reading.seq,
         "my_seat": mine,
-        "member": member,
-        # Who may add bots and start (the seated host), and remove a player (the host).
-        "may_run": may_run(match, reading.seats.values(), user),
-        "host": is_host(match, user),
         "invite": invite if valid_invite else "",
         "urls": _urls(match.pk),
         "current_deal": current_deal(match),
     }
+    # Who runs the table matters in the waiting room only, which every
+    # picture of a running table would otherwise work out again.
     if match.status == Match.Status.WAITING:
         seats = waiting_room(reading, user)
+        member = is_member(match, reading.seats.values(), user)
         shared = member and match.is_private
         context.update(
+            member=member,
+            # Who may add bots and start (the seated host), and remove a player (the host).
+            may_run=may_run(match, reading.seats.values(), user),
+            host=is_host(match, user),
             waiting=seats,
             full=all(not s.is_empty for s in seats),
             may_sit=mine is None and may_join(match, user, invite),
