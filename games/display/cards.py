@@ -9,12 +9,13 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.display import labels
+from games.display.fields import Fields
 
 RED_SUITS = frozenset("HD")
 
 
 @dataclass(frozen=True)
-class CardFace:
+class CardFace(Fields):
     """A card as a person sees it: corner rank, suit symbol and a spoken name."""
 
     code: str

@@ -15,12 +15,13 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.display import labels
+from games.display.fields import Fields
 from games.display.score_sheet import TIMES, describe_contract
 from games.display.shown import ShownOnce
 
 
 @dataclass(frozen=True)
-class ResultRow:
+class ResultRow(Fields):
     """One line of the result panel: a label and each team's figure."""
 
     label: str
@@ -29,8 +30,8 @@ class ResultRow:
     strong: bool = False
 
 
-@dataclass(frozen=True, repr=False)
-class ResultPanel(ShownOnce):
+@dataclass(frozen=True, repr=False, eq=False)
+class ResultPanel(ShownOnce, Fields):
     """Why a deal scored what it scored."""
 
     number: int

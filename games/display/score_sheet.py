@@ -16,12 +16,13 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.display import labels
+from games.display.fields import Fields
 
 TIMES = "\N{MULTIPLICATION SIGN}"
 
 
 @dataclass(frozen=True)
-class TeamLine:
+class TeamLine(Fields):
     """One team's figures in a deal.
 
     ``projects`` are the card points of the projects that counted (D20),
@@ -36,7 +37,7 @@ class TeamLine:
 
 
 @dataclass(frozen=True)
-class SheetRow:
+class SheetRow(Fields):
     """One finished deal as the score sheet shows it.
 
     ``contract`` is the contract in words, or what became of a deal without

@@ -10,7 +10,6 @@ the server's threads at once. What is kept is shared, so it is never changed.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Generic, TypeVar
@@ -37,31 +36,63 @@ def keeping_disabled() -> Iterator[None]:
         _enabled = True
 
 
+class Unkeyable(TypeError):
+    """A key that cannot be hashed."""
+
+
 class Kept(Generic[Value]):
-    """At most ``size`` values by key, the least recently used dropped first."""
+    """At most ``size`` values by key, the least recently used dropped first.
+
+    Kept in two generations: what was made or asked for lately, and what was
+    before. A value found among the recent ones costs one lookup and no lock
+    (asked for at every part of every picture, it must cost next to
+    nothing); one found among the older ones joins the recent. When the
+    recent ones are half the store, they become the older ones and what was
+    older is dropped: none of it was asked for since the recent ones were,
+    so what is dropped was always used less recently than what is kept.
+    """
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._lock = threading.Lock()
-        self._values: OrderedDict[Hashable, Value] = OrderedDict()
+        self._recent: dict[Hashable, Value] = {}
+        self._older: dict[Hashable, Value] = {}
 
     def get_or_make(self, key: Hashable, make: Callable[[], Value]) -> Value:
-        """The value kept for ``key``, or ``make()``, kept for next time."""
+        """The value kept for ``key``, or ``make()``, kept for next time.
+
+        Raises Unkeyable, before making anything, when ``key`` cannot be hashed.
+        """
+        try:
+            found = self._recent.get(key, _MISSING)
+        except TypeError as error:
+            raise Unkeyable(str(error)) from error
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]
         with self._lock:
-            if key in self._values:
-                self._values.move_to_end(key)
-                return self._values[key]
+            found = self._older.pop(key, _MISSING)
+            if found is not _MISSING:
+                self._keep(key, found)  # type: ignore[arg-type]
+                return found  # type: ignore[return-value]
         # Made outside the lock: two threads may both make it, and either's is right.
         made = make()
         with self._lock:
-            self._values[key] = made
-            while len(self._values) > self.size:
-                self._values.popitem(last=False)
+            self._keep(key, made)
         return made
+
+    def _keep(self, key: Hashable, value: Value) -> None:
+        self._recent[key] = value
+        if len(self._recent) >= max(1, self.size // 2):
+            self._older = self._recent
+            self._recent = {}
 
     def clear(self) -> None:
         with self._lock:
-            self._values.clear()
+            self._recent = {}
+            self._older = {}
 
     def __len__(self) -> int:
-        return len(self._values)
+        return len(self._recent) + len(self._older)
+
+
+_MISSING = object()

@@ -13,10 +13,14 @@ does not go stale unnoticed: it is missing from every rendering, which
 ``tests/table/test_parts.py`` catches by comparing each part with the
 partial rendered from the whole context.
 
-Values are compared by their ``repr``; one that shows an object's address
-(a lazy translation, a model instance) cannot be compared, so its part is
-drawn every time. With DEBUG on nothing is kept, so that an edited template
-shows at once.
+Parts are kept by the values themselves, as a tuple: they are immutable
+and hashable (tuples rather than lists, frozen dataclasses), so finding a
+part costs one hash of them rather than writing them all out. A value that
+cannot be hashed is compared by its ``repr`` instead; one whose repr shows
+an object's address (a model instance) cannot be compared, so its part is
+drawn every time. A part holding parts (``Part.inner``) is drawn with their
+places left empty and put together with them, once per set of pieces. With
+DEBUG on nothing is kept, so that an edited template shows at once.
 """
 
 from __future__ import annotations
@@ -25,15 +29,18 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from operator import attrgetter
 from typing import Any
 
 from django.conf import settings
 from django.template import Context as TemplateContext
 from django.template.loader import get_template
 
+from games.display.cards import CardFace
+from games.display.fields import Fields
 from games.table import kept
-from games.table.kept import Kept
+from games.table.kept import Kept, Unkeyable
 from games.table.render import TEMPLATE
 
 # Runs of whitespace, which HTML shows as one space (the parts hold no <pre>).
@@ -42,6 +49,9 @@ PART_ID = re.compile(r'\s*<[a-z]+\b[^>]*?\sid="([^"]+)"')
 # A part inside a part, and where it stood in its outer part's digest.
 SUB_PART = re.compile(r"<!--sub-->(.*?)<!--/sub-->", re.S)
 SUB_PLACE = "<!--sub:{}-->"
+# A part's place inside its outer part drawn alone (``inner_apart`` in its
+# context): left empty, to be named once the part inside is drawn.
+SUB_EMPTY = "<!--sub--><!--/sub-->"
 # Parts kept per process: a few per seat and panel of every match this
 # process's sockets watch.
 KEPT = 20_000
@@ -50,8 +60,14 @@ Context = dict[str, Any]
 
 
 def _fields(source: Any, names: tuple[str, ...]) -> Context:
-    """The values of ``names`` on ``source``, by name: what a partial reads of it."""
-    return {name: getattr(source, name) for name in names}
+    """The values of ``names`` (two or more) on ``source``, by name: what a partial reads of it."""
+    getter = _getters.get(names)
+    if getter is None:
+        getter = _getters[names] = attrgetter(*names)
+    return dict(zip(names, getter(source), strict=True))
+
+
+_getters: dict[tuple[str, ...], Callable[[Any], tuple[Any, ...]]] = {}
 
 
 def digest(text: str) -> str:
@@ -59,9 +75,13 @@ def digest(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DrawnPart:
-    """One part as drawn: its id, its HTML and its digest, with the parts inside it apart."""
+    """One part as drawn: its id, its HTML and its digest, with the parts inside it apart.
+
+    Compared and hashed as itself, not by its text: a part put together from
+    kept parts is kept by which parts those are.
+    """
 
     name: str
     # The HTML with a SUB_PLACE where each part inside it stands.
@@ -70,7 +90,7 @@ class DrawnPart:
     digest: str
     inner: tuple[DrawnPart, ...] = ()
 
-    @property
+    @cached_property
     def html(self) -> str:
         """The part's whole HTML, the parts inside it in place."""
         html = self.shell
@@ -109,6 +129,8 @@ def cut(html: str) -> DrawnPart:
     """A rendered part made ready to send: indentation dropped, inner parts apart, digested."""
     # The templates' indentation costs bytes in every push, not pixels.
     html = INDENTATION.sub(" ", html).strip()
+    if "<!--sub-->" not in html:
+        return DrawnPart(name=_part_id(html), shell=html, digest=digest(html))
     inner = tuple(
         DrawnPart(_part_id(sub), sub.strip(), digest(sub.strip())) for sub in SUB_PART.findall(html)
     )
@@ -212,19 +234,13 @@ def _match_over(context: Context) -> Context:
 
 def _scoreboard(context: Context) -> Context:
     t = context["t"]
-    names = (
-        "us_label",
-        "them_label",
-        "score_us",
-        "score_them",
-        "contract",
-        "phase",
-        "tricks_us",
-        "tricks_them",
-        "points_us",
-        "points_them",
-    )
-    return {"t": _fields(t, names)}
+    names = ("us_label", "them_label", "score_us", "score_them", "contract")
+    # The tricks and card points show while playing only; which other phase
+    # it is, the bar does not say.
+    if t.phase != "playing":
+        return {"t": {**_fields(t, names), "phase": ""}}
+    playing = ("phase", "tricks_us", "tricks_them", "points_us", "points_them")
+    return {"t": _fields(t, (*names, *playing))}
 
 
 def _turn(context: Context) -> Context:
@@ -241,10 +257,10 @@ def _center(context: Context) -> Context:
             names = ("trick_done", "trick_key", "trick_winner_position", "last_trick_winner")
             shown.update(_fields(t, names))
         # Whose lead it is shows only between tricks, while playing: elsewhere
-        # the turn moving on leaves the centre alone.
-        shown["phase"] = t.phase
+        # the turn moving on leaves the centre alone, and so does the phase.
+        shown["phase"] = ""
         if t.phase == "playing":
-            shown.update(my_turn=t.my_turn, turn_name=t.turn_name)
+            shown.update(phase="playing", my_turn=t.my_turn, turn_name=t.turn_name)
     return {"t": shown}
 
 
@@ -269,11 +285,8 @@ def _hand(context: Context) -> Context:
     t = context["t"]
     if not t.hand:
         return {"t": {}}
-    # The turn and the phase matter together only: a card that may not be
-    # played is a disabled button on the viewer's turn to play, a picture otherwise.
-    playing = t.my_turn and t.phase == "playing"
     return {
-        "t": {"hand": t.hand, "my_turn": playing, "phase": "playing" if playing else ""},
+        "t": {"hand": t.hand, "playing_now": t.playing_now},
         "urls": {"act": context["urls"]["act"]},
     }
 
@@ -300,11 +313,19 @@ def _deal_log(context: Context) -> Context:
     return {"t": {"bids": t.bids, "calls": t.calls}}
 
 
+@dataclass(frozen=True)
+class _Listed(Fields):
+    """A card of the last trick as its panel lists it."""
+
+    name: str
+    face: CardFace
+
+
 def _last_trick(context: Context) -> Context:
     t = context["t"]
     # Only the name and the card are shown, not where the viewer sees the seat:
     # every viewer shares one drawing.
-    cards = [{"name": played.name, "face": played.face} for played in t.last_trick]
+    cards = tuple(_Listed(played.name, played.face) for played in t.last_trick)
     return {"t": {"last_trick": cards, "last_trick_winner": t.last_trick_winner}}
 
 
@@ -314,7 +335,6 @@ def _result(context: Context) -> Context:
         return {"t": {}}
     names = (
         "result",
-        "phase",
         "match_over",
         "us_label",
         "them_label",
@@ -323,7 +343,9 @@ def _result(context: Context) -> Context:
         "redeal_name",
         "redeal_cards",
     )
-    return {"t": _fields(t, names)}
+    # The panel opens as its deal ends: of the phases, only that one shows.
+    over = "round_over" if t.phase == "round_over" else ""
+    return {"t": {**_fields(t, names), "phase": over}}
 
 
 def _sheet(context: Context) -> Context:
@@ -370,11 +392,14 @@ def parts_of(context: Context) -> tuple[Part, ...]:
 # --- Kept parts -------------------------------------------------------------
 
 _kept: Kept[DrawnPart] = Kept(KEPT)
+# Parts holding parts, by the parts they are put together from.
+_assembled: Kept[DrawnPart] = Kept(KEPT)
 
 
 def forget() -> None:
     """Drop every kept part."""
     _kept.clear()
+    _assembled.clear()
 
 
 def drawn(part: Part, context: Context, language: str, *, keep: bool | None = None) -> DrawnPart:
@@ -386,10 +411,24 @@ def drawn(part: Part, context: Context, language: str, *, keep: bool | None = No
     if keep is None:
         keep = keeping()
     made = _drawn_alone(part, context, language, keep)
-    if part.inner:
-        inner = tuple(drawn(sub, context, language, keep=keep) for sub in part.inner)
-        made = DrawnPart(made.name, made.shell, made.digest, inner)
-    return made
+    if not part.inner:
+        return made
+    pieces = (made, *[drawn(sub, context, language, keep=keep) for sub in part.inner])
+    # Put together once per set of pieces, so that its HTML and digest are too.
+    if keep:
+        return _assembled.get_or_make(pieces, lambda: _assemble(*pieces))
+    return _assemble(*pieces)
+
+
+def _assemble(outer: DrawnPart, *inner: DrawnPart) -> DrawnPart:
+    """``outer``, drawn alone, with the parts ``inner`` in their places (in order);
+    raises ValueError when it has not as many places."""
+    shell = outer.shell
+    if shell.count(SUB_EMPTY) != len(inner):
+        raise ValueError(f"{outer.name} has no place for each part inside it")
+    for sub in inner:
+        shell = shell.replace(SUB_EMPTY, SUB_PLACE.format(sub.name), 1)
+    return DrawnPart(outer.name, shell, digest(shell), inner)
 
 
 def keeping() -> bool:
@@ -398,14 +437,36 @@ def keeping() -> bool:
 
 
 def _drawn_alone(part: Part, context: Context, language: str, keep: bool) -> DrawnPart:
-    """``part`` drawn or found kept; the parts inside it, if it names any, not yet drawn."""
+    """``part`` drawn or found kept; the parts inside it, if it names any, left out
+    (their places empty, ``_assemble`` fills them)."""
     values = part.reads(context)
-    if values is None:
-        return cut(render_partial(part.partial, context))
-    if not keep:
-        return cut(render_partial(part.partial, values))
+
+    def make() -> DrawnPart:
+        shown = context if values is None else values
+        if not part.inner:
+            return cut(render_partial(part.partial, shown))
+        # What the parts inside would show is drawn apart, from their own values.
+        html = render_partial(part.partial, {**shown, "inner_apart": True})
+        html = INDENTATION.sub(" ", html).strip()
+        return DrawnPart(name=_part_id(html), shell=html, digest="")
+
+    if values is None or not keep:
+        return make()
+
+    # Kept by the values themselves: a tuple of them hashes and compares at C
+    # speed, where writing them out cost more than most parts' drawing.
+    key = (
+        part.partial,
+        language,
+        *[(name, tuple(v.items()) if type(v) is dict else v) for name, v in values.items()],
+    )
+    try:
+        return _kept.get_or_make(key, make)
+    except Unkeyable:
+        pass
+    # A value that cannot be hashed is compared by its repr; one whose repr
+    # shows its address cannot be compared at all.
     shown = repr(values)
     if " at 0x" in shown:
-        return cut(render_partial(part.partial, values))
-    key = (part.partial, language, shown)
-    return _kept.get_or_make(key, lambda: cut(render_partial(part.partial, values)))
+        return make()
+    return _kept.get_or_make((part.partial, language, shown), make)

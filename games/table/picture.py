@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from games.display import labels
 from games.display.cards import CardFace, card_face, face_in
+from games.display.fields import Fields
 from games.display.result_panel import ResultPanel, result_panel
 from games.display.score_sheet import SheetRow, score_sheet
 from games.display.shown import Shown
@@ -42,7 +43,7 @@ HAND_SUIT_ORDER = "SHCD"
 
 
 @dataclass(frozen=True)
-class ProjectChoice:
+class ProjectChoice(Fields):
     """One project of a declaration on offer: its name and its cards."""
 
     label: str
@@ -50,7 +51,7 @@ class ProjectChoice:
 
 
 @dataclass(frozen=True)
-class ActionButton:
+class ActionButton(Fields):
     """One legal action offered as a button; ``action`` is the JSON it posts."""
 
     label: str
@@ -63,15 +64,15 @@ class ActionButton:
 
 
 @dataclass(frozen=True)
-class ActionGroup:
+class ActionGroup(Fields):
     """Variants of one call, such as Double open or locked."""
 
     label: str
-    buttons: list[ActionButton]
+    buttons: tuple[ActionButton, ...]
 
 
 @dataclass(frozen=True)
-class HandCard:
+class HandCard(Fields):
     """A card of the viewer's hand; ``action`` is set when it may be played now."""
 
     face: CardFace
@@ -81,11 +82,11 @@ class HandCard:
 
 
 @dataclass(frozen=True)
-class Declaration:
+class Declaration(Fields):
     """One declared project: its type at once, its cards once the first trick is over."""
 
     label: str
-    cards: list[CardFace] | None
+    cards: tuple[CardFace, ...] | None
 
 
 @dataclass
@@ -104,7 +105,7 @@ class SeatPanel:
     is_turn: bool = False
     is_dealer: bool = False
     bid: str = ""
-    declarations: list[Declaration] = field(default_factory=list)
+    declarations: tuple[Declaration, ...] = ()
     declared: bool = False
     baloot: bool = False
     played: CardFace | None = None
@@ -120,7 +121,7 @@ class SeatPanel:
 
 
 @dataclass(frozen=True)
-class PlayedCard:
+class PlayedCard(Fields):
     """A card on the table with the chair it came from."""
 
     position: str
@@ -131,7 +132,22 @@ class PlayedCard:
 
 
 @dataclass(frozen=True)
-class LogLine:
+class Contract(Fields):
+    """The contract in play, in words: its type, its trump, who bought it and its calls."""
+
+    type: str
+    trump: str
+    trump_name: str
+    trump_suit: str
+    bidder: str
+    multiplier: int
+    multiplier_label: str
+    lock: bool
+    gahwa: bool
+
+
+@dataclass(frozen=True)
+class LogLine(Fields):
     """One bid or call of the current deal."""
 
     name: str
@@ -162,40 +178,43 @@ class Table:
     seats: dict[str, SeatPanel]
     status: str
     my_turn: bool
+    # The viewer's turn to play a card: a card that may not be played is then
+    # a disabled button, a picture otherwise.
+    playing_now: bool
     turn_name: str
     deadline: datetime | None
     seconds_left: int | None
     ms_left: int | None
     faceup: CardFace | None
-    contract: dict[str, Any] | None
+    contract: Contract | None
     score_us: int
     score_them: int
     tricks_us: int
     tricks_them: int
     points_us: int
     points_them: int
-    hand: list[HandCard]
-    bid_buttons: list[ActionButton]
-    trump_buttons: list[ActionButton]
-    call_buttons: list[ActionButton]
-    call_groups: list[ActionGroup]
-    declare_buttons: list[ActionButton]
+    hand: tuple[HandCard, ...]
+    bid_buttons: tuple[ActionButton, ...]
+    trump_buttons: tuple[ActionButton, ...]
+    call_buttons: tuple[ActionButton, ...]
+    call_groups: tuple[ActionGroup, ...]
+    declare_buttons: tuple[ActionButton, ...]
     sawa_button: ActionButton | None
     has_baloot: bool
-    trick: list[PlayedCard]
+    trick: tuple[PlayedCard, ...]
     # The trick just completed, held in the middle until the next card is led.
-    trick_done: list[PlayedCard]
+    trick_done: tuple[PlayedCard, ...]
     trick_key: str
     trick_winner_position: str
-    last_trick: list[PlayedCard]
+    last_trick: tuple[PlayedCard, ...]
     last_trick_winner: str
     bids: Sequence[LogLine]
     calls: Sequence[LogLine]
     result: ResultPanel | None
     redeal_name: str
-    redeal_cards: list[CardFace]
+    redeal_cards: tuple[CardFace, ...]
     sawa_name: str
-    sawa_cards: list[CardFace]
+    sawa_cards: tuple[CardFace, ...]
     timer_notice: str
     sheet: Sequence[SheetRow]
     winner: str | None
@@ -233,14 +252,14 @@ class _Common:
     status: str
     turn_name: str
     faceup: CardFace | None
-    contract: dict[str, Any] | None
+    contract: Contract | None
     bids: Sequence[LogLine]
     calls: Sequence[LogLine]
     last_trick_winner: str
     redeal_name: str
-    redeal_cards: list[CardFace]
+    redeal_cards: tuple[CardFace, ...]
     sawa_name: str
-    sawa_cards: list[CardFace]
+    sawa_cards: tuple[CardFace, ...]
     # The finished deals' results in words: what the score sheet is kept by.
     results: str
 
@@ -249,10 +268,10 @@ class _Common:
 class _Placed:
     """The cards on the table as seen from one chair."""
 
-    trick: list[PlayedCard]
-    held: list[PlayedCard]
+    trick: tuple[PlayedCard, ...]
+    held: tuple[PlayedCard, ...]
     trick_winner_position: str
-    last_trick: list[PlayedCard]
+    last_trick: tuple[PlayedCard, ...]
 
 
 @dataclass(frozen=True)
@@ -275,6 +294,7 @@ def build_table(
     now: datetime | None = None,
     turn_seconds: float | None = None,
     shared: Shared | None = None,
+    results_shown: str | None = None,
 ) -> Table:
     """The printable table for the viewer of ``view`` (a seat, or a spectator).
 
@@ -282,6 +302,8 @@ def build_table(
     ``shared`` holds what is made for every view of the same state, with the
     same ``seats``, in the active language (kept by the caller for one
     reading and language): the public pieces are made once for all of them.
+    ``results_shown`` is ``repr(view["results"])``, when the caller knows it
+    already: the result panel and the score sheet are kept by it.
     """
     language = get_language()
     if shared is None:
@@ -289,7 +311,9 @@ def build_table(
     me = view["seat"]
     my_team = view["team"] or "A"
     bottom = me or 1
-    common: _Common = _once(shared, "common", lambda: _common(_public(view), seats, language))
+    common: _Common = _once(
+        shared, "common", lambda: _common(_public(view), seats, language, results_shown)
+    )
     placed: _Placed = _once(
         shared,
         ("placed", bottom),
@@ -339,6 +363,7 @@ def build_table(
         seats={panel.position: panel for panel in panels},
         status=_status(view["phase"], turn, names, mine=True) if my_turn else common.status,
         my_turn=my_turn,
+        playing_now=my_turn and phase == "playing",
         turn_name=common.turn_name,
         deadline=deadline if seconds_left is not None else None,
         seconds_left=seconds_left,
@@ -387,7 +412,9 @@ def _public(view: View) -> View:
     return {key: value for key, value in view.items() if key not in OWN}
 
 
-def _common(view: View, seats: Mapping[int, SeatInfo], language: str | None) -> _Common:
+def _common(
+    view: View, seats: Mapping[int, SeatInfo], language: str | None, results: str | None
+) -> _Common:
     """The pieces of the table made from the public part of ``view`` alone."""
     names = {n: seats[n].name if n in seats else str(n) for n in (1, 2, 3, 4)}
     phase = view["phase"]
@@ -408,32 +435,34 @@ def _common(view: View, seats: Mapping[int, SeatInfo], language: str | None) -> 
             LogLine(names[c["seat"]], str(labels.CALLS.get(c["call"], c["call"])), False)
             for c in view["calls"]
         ),
-        results=repr(view["results"]),
+        results=repr(view["results"]) if results is None else results,
         last_trick_winner=names[last["winner"]] if last else "",
         # D7: the hand that asked for a redeal is shown to everyone.
         redeal_name=names[redeal["seat"]] if redeal else "",
-        redeal_cards=[face_in(c, language) for c in redeal["cards"]] if redeal else [],
+        redeal_cards=tuple(face_in(c, language) for c in redeal["cards"]) if redeal else (),
         # D26: the claimer of a Sawa lays down the cards that won it.
         sawa_name=names[sawa["seat"]] if sawa else "",
-        sawa_cards=[face_in(c, language) for c in sawa["cards"]] if sawa else [],
+        sawa_cards=tuple(face_in(c, language) for c in sawa["cards"]) if sawa else (),
     )
 
 
 def _placed(view: View, names: Mapping[int, str], bottom: int, language: str | None) -> _Placed:
     """The trick, the trick just won and the last trick, seen from the chair ``bottom``."""
     last = view["last_trick"]
-    trick = [_played(c, names, bottom, language, led=i == 0) for i, c in enumerate(view["trick"])]
-    if len(trick) >= 2:
-        trick = [
-            _mark(p, c["seat"] == view["winning"])
-            for p, c in zip(trick, view["trick"], strict=True)
-        ]
+    # The card winning the trick is marked once two are down.
+    winning = view["winning"] if len(view["trick"]) >= 2 else None
+    trick = [
+        _played(c, names, bottom, language, led=i == 0, winning=c["seat"] == winning)
+        for i, c in enumerate(view["trick"])
+    ]
     held = _held_trick(view, names, bottom, language)
     return _Placed(
-        trick=trick,
+        trick=tuple(trick),
         held=held,
         trick_winner_position=position_of(last["winner"], bottom) if held else "",
-        last_trick=[_played(c, names, bottom, language) for c in last["cards"]] if last else [],
+        last_trick=tuple(_played(c, names, bottom, language) for c in last["cards"])
+        if last
+        else (),
     )
 
 
@@ -540,7 +569,7 @@ def _seat_bases(
             "is_turn": view["turn"] == number,
             "is_dealer": view["dealer"] == number,
             "bid": last_bid.get(number, ""),
-            "declarations": [_declaration(p, language) for p in declared or ()],
+            "declarations": tuple(_declaration(p, language) for p in declared or ()),
             "declared": declared is not None,
             "baloot": number in view["baloot"],
             "played": played.get(number),
@@ -567,7 +596,7 @@ def _declaration(project: Mapping[str, Any], language: str | None) -> Declaratio
     cards = project["cards"]
     return Declaration(
         label=str(labels.PROJECTS.get(project["project"], project["project"])),
-        cards=[face_in(c, language) for c in cards] if cards else None,
+        cards=tuple(face_in(c, language) for c in cards) if cards else None,
     )
 
 
@@ -588,31 +617,44 @@ def _status(phase: str, turn: int | None, names: Mapping[int, str], *, mine: boo
     return _("Waiting for %(name)s.") % {"name": names[turn]}
 
 
-def _contract(
-    contract: Mapping[str, Any] | None, names: Mapping[int, str]
-) -> dict[str, Any] | None:
+def _contract(contract: Mapping[str, Any] | None, names: Mapping[int, str]) -> Contract | None:
     if contract is None:
         return None
     trump = contract["trump"]
     multiplier = contract["multiplier"]
-    return {
-        "type": str(labels.CONTRACTS.get(contract["type"], contract["type"])),
-        "trump": labels.SUIT_SYMBOLS[trump] if trump else "",
-        "trump_name": str(labels.SUITS[trump]) if trump else "",
-        "trump_suit": trump or "",
-        "bidder": names[contract["bidder"]],
-        "multiplier": multiplier,
-        "multiplier_label": str(labels.MULTIPLIERS[multiplier]) if multiplier > 1 else "",
-        "lock": contract["lock"],
-        "gahwa": contract["gahwa"],
-    }
+    return Contract(
+        type=str(labels.CONTRACTS.get(contract["type"], contract["type"])),
+        trump=labels.SUIT_SYMBOLS[trump] if trump else "",
+        trump_name=str(labels.SUITS[trump]) if trump else "",
+        trump_suit=trump or "",
+        bidder=names[contract["bidder"]],
+        multiplier=multiplier,
+        multiplier_label=str(labels.MULTIPLIERS[multiplier]) if multiplier > 1 else "",
+        lock=contract["lock"],
+        gahwa=contract["gahwa"],
+    )
 
 
 def _hand(
     cards: Sequence[str], legal: Sequence[Mapping[str, Any]], language: str | None
-) -> list[HandCard]:
-    plays = {a["play"]: a for a in legal if "play" in a and not a.get("baloot")}
-    baloots = {a["play"]: a for a in legal if "play" in a and a.get("baloot")}
+) -> tuple[HandCard, ...]:
+    """The viewer's hand, each card with the action that plays it now, if any.
+
+    The same hand is made once (per language) and shared by every later
+    picture until a card of it is played or the cards it may play change:
+    found again, it is also hashed again at once (``Shown``).
+    """
+    plays = tuple(tuple(a.items()) for a in legal if "play" in a)
+    return _hand_of(tuple(cards), plays, language)
+
+
+@lru_cache(maxsize=4096)
+def _hand_of(
+    cards: tuple[str, ...], legal: tuple[tuple[tuple[str, Any], ...], ...], language: str | None
+) -> Shown[HandCard]:
+    actions = [dict(items) for items in legal]
+    plays = {a["play"]: a for a in actions if not a.get("baloot")}
+    baloots = {a["play"]: a for a in actions if a.get("baloot")}
     ordered = sorted(cards, key=lambda c: HAND_SUIT_ORDER.index(c[1]))
     out = []
     key = 0
@@ -628,7 +670,7 @@ def _hand(
                 key=key if play else None,
             )
         )
-    return out
+    return Shown(out)
 
 
 def _suit_text(suit: str) -> str:
@@ -637,12 +679,13 @@ def _suit_text(suit: str) -> str:
 
 def _bid_buttons(
     view: View, legal: Sequence[Mapping[str, Any]]
-) -> tuple[list[ActionButton], list[ActionButton]]:
+) -> tuple[tuple[ActionButton, ...], tuple[ActionButton, ...]]:
     """The bids on offer, each saying what it means (the trump it makes, who takes the card)."""
     bids = [a for a in legal if "bid" in a or "redeal" in a]
     choosing = any(a.get("bid") == "confirm" for a in bids)
     faceup = view["faceup"][1] if view["faceup"] else None
-    buttons, trumps = [], []
+    buttons: list[ActionButton] = []
+    trumps: list[ActionButton] = []
     for action in bids:
         if "redeal" in action:
             buttons.append(
@@ -685,7 +728,7 @@ def _bid_buttons(
         buttons.append(
             ActionButton(label, action_json(action), "pass" if bid == "pass" else "", hint)
         )
-    return buttons, trumps
+    return tuple(buttons), tuple(trumps)
 
 
 # What each raise multiplies the deal by (D13, D14).
@@ -704,7 +747,7 @@ def _call_hint(call: str) -> str:
 
 def _call_buttons(
     legal: Sequence[Mapping[str, Any]],
-) -> tuple[list[ActionButton], list[ActionGroup]]:
+) -> tuple[tuple[ActionButton, ...], tuple[ActionGroup, ...]]:
     """The multiplier calls on offer; a raise that may be locked comes as open and locked."""
     singles: list[ActionButton] = []
     groups: dict[str, list[ActionButton]] = {}
@@ -741,18 +784,18 @@ def _call_buttons(
                     label, action_json(action), "pass" if call == "pass" else "", _call_hint(call)
                 )
             )
-    return singles, [ActionGroup(label, buttons) for label, buttons in groups.items()]
+    return tuple(singles), tuple(ActionGroup(label, tuple(b)) for label, b in groups.items())
 
 
 def _declare_buttons(
     legal: Sequence[Mapping[str, Any]], language: str | None
-) -> list[ActionButton]:
+) -> tuple[ActionButton, ...]:
     """The declarations on offer, the best first and preselected, "No projects" last."""
     options = [a for a in legal if "declare" in a]
     if not options:
-        return []
+        return ()
     options.sort(key=lambda a: -sum(PROJECT_VALUES[p["project"]] for p in a["declare"]))
-    buttons = []
+    buttons: list[ActionButton] = []
     for number, action in enumerate(options):
         projects = action["declare"]
         if not projects:
@@ -788,7 +831,7 @@ def _declare_buttons(
                 ),
             )
         )
-    return buttons
+    return tuple(buttons)
 
 
 def _sawa_button(legal: Sequence[Mapping[str, Any]]) -> ActionButton | None:
@@ -805,22 +848,20 @@ def _played(
     language: str | None,
     *,
     led: bool = False,
+    winning: bool = False,
 ) -> PlayedCard:
     return PlayedCard(
         position_of(card["seat"], bottom),
         names[card["seat"]],
         face_in(card["card"], language),
+        winning=winning,
         led=led,
     )
 
 
-def _mark(played: PlayedCard, winning: bool) -> PlayedCard:
-    return replace(played, winning=winning)
-
-
 def _held_trick(
     view: View, names: Mapping[int, str], bottom: int, language: str | None
-) -> list[PlayedCard]:
+) -> tuple[PlayedCard, ...]:
     """The trick just completed, while no card of the next one is down.
 
     It stays in the middle, its winning card marked, until the next lead; at
@@ -829,13 +870,13 @@ def _held_trick(
     """
     last = view["last_trick"]
     if last is None or view["trick"] or view.get("sawa"):
-        return []
+        return ()
     if view["phase"] not in ("playing", "round_over", "match_over"):
-        return []
-    return [
-        _mark(_played(c, names, bottom, language, led=i == 0), c["seat"] == last["winner"])
+        return ()
+    return tuple(
+        _played(c, names, bottom, language, led=i == 0, winning=c["seat"] == last["winner"])
         for i, c in enumerate(last["cards"])
-    ]
+    )
 
 
 def _timer_notice(action: Mapping[str, Any] | None) -> str:

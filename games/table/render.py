@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from games import rules
+from games.display.fields import Fields
 from games.match import rows, steps
 from games.match.access import (
     invite_expiry,
@@ -36,6 +37,7 @@ from games.match.event_log import LogError, apply_recorded, fold, load_state
 from games.match.models import BotLevel, Event, Match, Seat
 from games.match.steps import Step
 from games.table import kept
+from games.table.kept import Kept
 from games.table.picture import SeatInfo, Shared, Table, build_table
 
 logger = logging.getLogger(__name__)
@@ -230,7 +232,23 @@ def table_for(reading: MatchReading, user: Any) -> Table:
         now=timezone.now(),
         turn_seconds=seconds_to_act(reading.match, reading.state, turn) if turn else None,
         shared=shared,
+        results_shown=_results_shown(state, view) if shared is not None else None,
     )
+
+
+# The finished deals of a state in words (``repr`` of a view's ``results``), by
+# the engine's tuple of them, which a state hands on to the states after it
+# until a deal ends: worked out once a deal rather than once a reading, as
+# the deals pile up. Kept by the tuple's identity, the tuple held meanwhile.
+RESULTS_KEPT = 1024
+_results: Kept[tuple[Any, str]] = Kept(RESULTS_KEPT)
+
+
+def _results_shown(state: rules.State, view: dict[str, Any]) -> str:
+    """``repr(view["results"])`` for ``view``, a view of ``state``."""
+    finished = state.results
+    held, shown = _results.get_or_make(id(finished), lambda: (finished, repr(view["results"])))
+    return shown if held is finished else repr(view["results"])
 
 
 def _countdown(reading: MatchReading) -> Any:
@@ -267,24 +285,26 @@ def table_context(reading: MatchReading, user: Any, *, invite: str = "") -> dict
     """The template context of the table region's parts for ``user``."""
     match = reading.match
     mine = seat_of(reading.seats.values(), user)
-    member = is_member(match, reading.seats.values(), user)
     valid_invite = invite_matches(match, invite)
     context: dict[str, Any] = {
         "match": match,
         "seq": reading.seq,
         "my_seat": mine,
-        "member": member,
-        # Who may add bots and start (the seated host), and remove a player (the host).
-        "may_run": may_run(match, reading.seats.values(), user),
-        "host": is_host(match, user),
         "invite": invite if valid_invite else "",
         "urls": _urls(match.pk),
         "current_deal": current_deal(match),
     }
+    # Who runs the table matters in the waiting room only, which every
+    # picture of a running table would otherwise work out again.
     if match.status == Match.Status.WAITING:
         seats = waiting_room(reading, user)
+        member = is_member(match, reading.seats.values(), user)
         shared = member and match.is_private
         context.update(
+            member=member,
+            # Who may add bots and start (the seated host), and remove a player (the host).
+            may_run=may_run(match, reading.seats.values(), user),
+            host=is_host(match, user),
             waiting=seats,
             full=all(not s.is_empty for s in seats),
             may_sit=mine is None and may_join(match, user, invite),
@@ -300,7 +320,7 @@ def table_context(reading: MatchReading, user: Any, *, invite: str = "") -> dict
 
 
 @dataclass(frozen=True)
-class CurrentDeal:
+class CurrentDeal(Fields):
     """The deal being played at a table: its number and its commitment, never its seed."""
 
     number: int

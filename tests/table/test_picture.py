@@ -199,7 +199,7 @@ def test_the_card_winning_the_trick_and_the_leader_are_marked():
     assert next(s for s in table.seats.values() if s.is_leader).number == state.leader
     # The completed trick stays in the middle, its winner marked, until the next lead.
     held = table_of(finished, 1)
-    assert held.trick == []
+    assert held.trick == ()
     assert len(held.trick_done) == 4
     assert [p.winning for p in held.trick_done].count(True) == 1
     assert held.trick_winner_position == next(
@@ -208,7 +208,7 @@ def test_the_card_winning_the_trick_and_the_leader_are_marked():
     assert held.trick_key
     if finished.phase is rules.Phase.PLAYING:
         led = rules.apply(finished, rules.legal_actions(finished)[0])
-        assert table_of(led, 1).trick_done == []
+        assert table_of(led, 1).trick_done == ()
 
 
 def test_a_timed_out_turn_says_what_was_played_and_warns():
