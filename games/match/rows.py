@@ -470,7 +470,8 @@ def insert_sql(model: type[Model], names: Sequence[str], returning: bool = False
 
 def prepared_values(instance: Model, names: Sequence[str]) -> list[Any]:
     """The values of ``instance``'s fields ``names`` as the database takes them."""
-    return [_prepared(instance._meta.get_field(name), instance) for name in names]
+    db = connections[DEFAULT_DB_ALIAS]
+    return [_prepared(instance._meta.get_field(name), instance, db) for name in names]
 
 
 def insert_event(
@@ -488,10 +489,12 @@ def insert_event(
         "auto": auto,
     }
     # As an Event instance would give them, the others' defaults included,
-    # without building one.
+    # without building one; with the connection itself rather than the proxy
+    # that looks it up at every use.
+    db = connections[DEFAULT_DB_ALIAS]
     values = [
         field.get_db_prep_save(
-            given[field.attname] if field.attname in given else field.get_default(), connection
+            given[field.attname] if field.attname in given else field.get_default(), db
         )
         for field in statements.event_fields
     ]
@@ -508,7 +511,8 @@ def update_match(match: Match, names: Iterable[str]) -> None:
     hold them (``combined_writes``), with the values they have now."""
     statements = _for_connection()
     names = list(names)
-    values = [_prepared(statements.match_fields[name], match) for name in names]
+    db = connections[DEFAULT_DB_ALIAS]
+    values = [_prepared(statements.match_fields[name], match, db) for name in names]
     held: _Held | None = match.__dict__.get(HELD)
     if held is not None:
         held.update.update(zip(names, values, strict=True))
@@ -534,7 +538,7 @@ def column_reader(model: type[Model], name: str) -> Callable[[Any], Any]:
     return read
 
 
-def _prepared(field: Any, instance: Model) -> Any:
+def _prepared(field: Any, instance: Model, db: BaseDatabaseWrapper) -> Any:
     """The value of ``field`` on ``instance`` as the database takes it."""
     assert isinstance(field, Field)
-    return field.get_db_prep_save(field.pre_save(instance, add=False), connection)
+    return field.get_db_prep_save(field.pre_save(instance, add=False), db)
