@@ -107,6 +107,9 @@ def secret_key(env: Mapping[str, str], debug: bool, key_file: Path) -> str:
 
 # Connections one server or worker process keeps open to PostgreSQL at most.
 POSTGRES_POOL_SIZE = 20
+# psycopg's own default: a statement run this often through a cursor that binds
+# server-side is prepared (games.match.rows asks for it at the first run).
+PREPARE_THRESHOLD = 5
 
 
 def secret_key_fallbacks(env: Mapping[str, str]) -> list[str]:
@@ -187,6 +190,11 @@ def database(env: Mapping[str, str], default_sqlite: Path) -> dict[str, Any]:
             "max_size": POSTGRES_POOL_SIZE,
             "timeout": 30,
         }
+        # The statements every turn runs (games.match.rows) are prepared once
+        # per connection; Django leaves preparing off (for external poolers,
+        # which this site does not use), and its own cursors, which bind the
+        # values into the text, never prepare whatever this says.
+        config["OPTIONS"]["prepare_threshold"] = PREPARE_THRESHOLD
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config["OPTIONS"] = {
             # Take the write lock when a transaction starts, so that writers

@@ -38,7 +38,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
 from games.match.models import SEAT_NUMBERS, Event, Match, Seat
@@ -55,23 +56,29 @@ class _Columns:
         self.names = [field.attname for field in fields]
         quote = connection.ops.quote_name
         self.select = ", ".join(f"{alias}.{quote(field.column)}" for field in fields)
-        self.converters: list[list[Converter]] = []
-        for field in fields:
+        # Only the columns that have converters (few do): the others are
+        # taken as the database sent them.
+        self.converters: list[tuple[int, list[Converter]]] = []
+        for index, field in enumerate(fields):
             column = field.get_col(alias)
-            self.converters.append(
-                [
-                    *connection.ops.get_db_converters(column),
-                    *column.get_db_converters(connection),
-                ]
-            )
+            converters = [
+                *connection.ops.get_db_converters(column),
+                *column.get_db_converters(connection),
+            ]
+            if converters:
+                self.converters.append((index, converters))
 
-    def build(self, values: Sequence[Any]) -> Model:
-        """The instance of ``values`` (this model's columns, as the database sent them)."""
-        converted = list(values)
-        for index, converters in enumerate(self.converters):
-            for convert in converters:
-                converted[index] = convert(converted[index], None, connection)
-        return self.model.from_db(connection.alias, self.names, converted)
+    def build(self, values: Sequence[Any], db: BaseDatabaseWrapper | None = None) -> Model:
+        """The instance of ``values`` (this model's columns, as the database ``db``, the
+        default one unless given, sent them)."""
+        if db is None:
+            db = connections[DEFAULT_DB_ALIAS]
+        if self.converters:
+            values = list(values)
+            for index, converters in self.converters:
+                for convert in converters:
+                    values[index] = convert(values[index], None, db)
+        return self.model.from_db(db.alias, self.names, values)
 
 
 class _Statements:
@@ -95,6 +102,9 @@ class _Statements:
         self.match_width = len(self.match.names)
         self.seat_width = len(self.seat.names)
         self.lock = f"SELECT {self.match.select} FROM {match_table} m WHERE m.{match_id} = %s"
+        self.lock_locked = self.lock + (
+            " FOR UPDATE" if connection.features.has_select_for_update else ""
+        )
         self.seats = (
             f"SELECT {self.seat.select}, {self.user.select} FROM {seat_table} s"
             f" LEFT JOIN {user_table} u ON u.{user_id} = s.{seat_user}"
@@ -108,6 +118,44 @@ class _Statements:
         )
         self.locks = connection.features.has_select_for_update
         self.skips = connection.features.has_select_for_update_skip_locked
+        # PostgreSQL: the match row once, then its seats. Joined, every seat
+        # row carried the match's columns again, and the driver read each of
+        # them (five times stamps among them) for the first row's copy only.
+        self.apart = connection.vendor == "postgresql"
+        if self.apart:
+            seat_nulls = ", ".join(["NULL"] * (self.seat_width + len(self.user.names)))
+            match_nulls = ", ".join(["NULL"] * self.match_width)
+            number = self.match_width + self.seat.names.index("number") + 1
+
+            def apart(locked: bool) -> str:
+                skip = " SKIP LOCKED" if self.skips else ""
+                lock_match = f" FOR UPDATE{skip}" if locked else ""
+                lock_seats = f" FOR UPDATE OF s{skip}" if locked else ""
+                return (
+                    f"WITH m AS (SELECT {self.match.select} FROM {match_table} m"
+                    f" WHERE m.{match_id} = %s{lock_match}),"
+                    f" s AS (SELECT {self.seat.select}, {self.user.select} FROM {seat_table} s"
+                    f" LEFT JOIN {user_table} u ON u.{user_id} = s.{seat_user}"
+                    f" WHERE s.{seat_match} = (SELECT {match_id} FROM m){lock_seats})"
+                    f" SELECT m.*, {seat_nulls} FROM m UNION ALL SELECT {match_nulls}, s.* FROM s"
+                    f" ORDER BY {number} NULLS FIRST"
+                )
+
+            # Locked as the joined statement locked them: the seats only with
+            # the match row, skipping rows another transaction holds.
+            self.both = apart(locked=False)
+            self.both_locked = apart(locked=True)
+        elif self.locks:
+            self.both_locked = (
+                self.both + " FOR UPDATE OF m, s" + (" SKIP LOCKED" if self.skips else "")
+            )
+        else:
+            self.both_locked = self.both
+        # PostgreSQL: the values go apart from the statement, which the
+        # server keeps prepared for the connection (parsed and planned once,
+        # not at every turn), and the driver sends them as they are instead
+        # of quoting each into the statement's text.
+        self.kept_cursor = _prepared_cursor_maker() if connection.vendor == "postgresql" else None
         event_fields = [f for f in Event._meta.concrete_fields if not f.primary_key]
         self.event_fields = event_fields
         self.event_head = (
@@ -148,15 +196,91 @@ class _Statements:
             self.combined[key] = sql
         return sql
 
-    def seat_of(self, row: Sequence[Any], start: int, match: Match) -> Seat:
+    def seat_of(
+        self, row: Sequence[Any], start: int, match: Match, db: BaseDatabaseWrapper | None = None
+    ) -> Seat:
         """The seat (with its player, and ``match``) in ``row`` from column ``start`` on."""
         end = start + self.seat_width
-        seat = self.seat.build(row[start:end])
+        seat = self.seat.build(row[start:end], db)
         assert isinstance(seat, Seat)
-        user = None if row[end + self.user_pk] is None else self.user.build(row[end:])
+        user = None if row[end + self.user_pk] is None else self.user.build(row[end:], db)
         Seat.user.field.set_cached_value(seat, user)
         Seat.match.field.set_cached_value(seat, match)
         return seat
+
+
+# Where a PostgreSQL connection keeps the cursor of the statements written here.
+KEPT_CURSOR = "_rows_cursor"
+
+
+def _prepared_cursor_maker() -> Callable[[BaseDatabaseWrapper], Any]:
+    """How to get the PostgreSQL cursor that binds values server-side and prepares
+    every statement it runs (once per connection: psycopg keeps them), set up as
+    Django sets up its own cursors.
+
+    One cursor is kept for each connection and used again: making one (its
+    adaptation context, the time zone check, the wrapping) cost about as
+    much as running a statement, and a kept one remembers how it adapted
+    each type.
+    """
+    from django.db.backends.postgresql.base import (  # type: ignore[attr-defined]
+        ServerBindingCursor,
+    )
+    from django.db.backends.postgresql.psycopg_any import (  # type: ignore[import-untyped]
+        register_tzloader,
+    )
+    from psycopg import adapters, pq
+
+    timestamptz = adapters.types["timestamptz"].oid
+
+    class PreparedCursor(ServerBindingCursor):
+        def execute(self, query: Any, params: Any = None, **options: Any) -> Any:
+            options.setdefault("prepare", True)
+            return super().execute(query, params, **options)
+
+        def _convert_query(self, query: Any, params: Any = None) -> Any:
+            # Kept for Django's record of the statement run (query logging, the
+            # tests' captured queries): psycopg keeps it only for statements
+            # it does not prepare.
+            converted = super()._convert_query(query, params)
+            self._query = converted
+            return converted
+
+        def close(self) -> None:
+            # Django's wrapper closes its cursor after each use; this one
+            # stays open, with its connection, for the next statement.
+            pass
+
+    def kept(db: BaseDatabaseWrapper) -> Any:
+        raw = db.connection
+        cursor = getattr(raw, KEPT_CURSOR, None)
+        if cursor is None:
+            cursor = PreparedCursor(raw)
+            # The connection's time zone, unless its loader has it already.
+            if db.timezone != raw.adapters.get_loader(timestamptz, pq.Format.TEXT).timezone:
+                register_tzloader(db.timezone, cursor)
+            setattr(raw, KEPT_CURSOR, cursor)
+        return cursor
+
+    return kept
+
+
+def cursor() -> Any:
+    """A cursor for a statement written once and run at every turn: on PostgreSQL
+    its values are bound server-side and the statement prepared for the connection."""
+    return _cursor(_for_connection())
+
+
+def _cursor(statements: _Statements) -> Any:
+    """A cursor for the statements written here, wrapped as ``connection.cursor()``
+    wraps its own (query logging and execute wrappers see what it runs)."""
+    if statements.kept_cursor is None:
+        return connection.cursor()
+    db = connections[DEFAULT_DB_ALIAS]
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    with db.wrap_database_errors:
+        return db._prepare_cursor(statements.kept_cursor(db))  # type: ignore[attr-defined]
 
 
 Written = TypeVar("Written")
@@ -184,9 +308,8 @@ def lock(match_id: int) -> Match | None:
     """The match row, locked until the transaction ends (waiting for another holder);
     None when there is no such match."""
     statements = _for_connection()
-    sql = statements.lock + (" FOR UPDATE" if statements.locks else "")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [match_id])
+    with _cursor(statements) as cursor:
+        cursor.execute(statements.lock_locked, [match_id])
         row = cursor.fetchone()
     if row is None:
         return None
@@ -198,7 +321,7 @@ def lock(match_id: int) -> Match | None:
 def seats(match: Match) -> dict[int, Seat]:
     """The match's seats by number, with their players."""
     statements = _for_connection()
-    with connection.cursor() as cursor:
+    with _cursor(statements) as cursor:
         cursor.execute(statements.seats, [match.pk])
         rows = cursor.fetchall()
     return {seat.number: seat for seat in (statements.seat_of(row, 0, match) for row in rows)}
@@ -215,40 +338,38 @@ def lock_with_seats(match_id: int) -> tuple[Match, dict[int, Seat]] | None:
     next pass if it did not move.
     """
     statements = _for_connection()
-    sql = statements.both
-    if statements.locks:
-        sql += " FOR UPDATE OF m, s" + (" SKIP LOCKED" if statements.skips else "")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [match_id])
-        rows = cursor.fetchall()
-    if not rows:
-        return None
-    match = statements.match.build(rows[0][: statements.match_width])
-    assert isinstance(match, Match)
-    found = {
-        seat.number: seat
-        for seat in (statements.seat_of(row, statements.match_width, match) for row in rows)
-    }
-    if len(found) < len(SEAT_NUMBERS):
+    found = _match_and_seats(statements, statements.both_locked, match_id)
+    if found is None or len(found[1]) < len(SEAT_NUMBERS):
         # A seat row held elsewhere was skipped: the match is being changed.
         return None
-    return match, found
+    return found
 
 
 def match_with_seats(match_id: int) -> tuple[Match, dict[int, Seat]] | None:
     """The match row and its seats (with their players) as committed, in one statement,
     without locking anything; None when there is no such match."""
     statements = _for_connection()
-    with connection.cursor() as cursor:
-        cursor.execute(statements.both, [match_id])
+    return _match_and_seats(statements, statements.both, match_id)
+
+
+def _match_and_seats(
+    statements: _Statements, sql: str, match_id: int
+) -> tuple[Match, dict[int, Seat]] | None:
+    """The match and its seats as ``sql`` (one of the statements ``both``) reads them."""
+    with _cursor(statements) as cursor:
+        cursor.execute(sql, [match_id])
         rows = cursor.fetchall()
     if not rows:
         return None
-    match = statements.match.build(rows[0][: statements.match_width])
+    db = connections[DEFAULT_DB_ALIAS]
+    width = statements.match_width
+    match = statements.match.build(rows[0][:width], db)
     assert isinstance(match, Match)
+    # Apart, the first row holds the match alone; joined, every row holds it.
+    seat_rows = rows[1:] if statements.apart else rows
     return match, {
         seat.number: seat
-        for seat in (statements.seat_of(row, statements.match_width, match) for row in rows)
+        for seat in (statements.seat_of(row, width, match, db) for row in seat_rows)
     }
 
 
@@ -320,7 +441,7 @@ def write_held(match: Match, last: str = "", params: Sequence[Any] = ()) -> Any:
     if held is not None:
         match.__dict__[HELD] = _Held()
     try:
-        with connection.cursor() as cursor:
+        with _cursor(statements) as cursor:
             cursor.execute(sql, values)
             row = cursor.fetchone() if last else None
     except IntegrityError as error:
@@ -349,7 +470,8 @@ def insert_sql(model: type[Model], names: Sequence[str], returning: bool = False
 
 def prepared_values(instance: Model, names: Sequence[str]) -> list[Any]:
     """The values of ``instance``'s fields ``names`` as the database takes them."""
-    return [_prepared(instance._meta.get_field(name), instance) for name in names]
+    db = connections[DEFAULT_DB_ALIAS]
+    return [_prepared(instance._meta.get_field(name), instance, db) for name in names]
 
 
 def insert_event(
@@ -358,20 +480,29 @@ def insert_event(
     """Insert the event numbered ``match.seq`` (or hold it, ``combined_writes``); the
     unique (match, seq) refuses a twin (IntegrityError)."""
     statements = _for_connection()
-    event = Event(
-        match_id=match.pk,
-        seq=match.seq,
-        kind=kind,
-        payload=payload,
-        actor_seat=actor_seat,
-        auto=auto,
-    )
-    values = [_prepared(field, event) for field in statements.event_fields]
+    given = {
+        "match_id": match.pk,
+        "seq": match.seq,
+        "kind": kind,
+        "payload": payload,
+        "actor_seat": actor_seat,
+        "auto": auto,
+    }
+    # As an Event instance would give them, the others' defaults included,
+    # without building one; with the connection itself rather than the proxy
+    # that looks it up at every use.
+    db = connections[DEFAULT_DB_ALIAS]
+    values = [
+        field.get_db_prep_save(
+            given[field.attname] if field.attname in given else field.get_default(), db
+        )
+        for field in statements.event_fields
+    ]
     held: _Held | None = match.__dict__.get(HELD)
     if held is not None:
         held.events.append(values)
         return
-    with connection.cursor() as cursor:
+    with _cursor(statements) as cursor:
         cursor.execute(statements.insert_event, values)
 
 
@@ -380,12 +511,13 @@ def update_match(match: Match, names: Iterable[str]) -> None:
     hold them (``combined_writes``), with the values they have now."""
     statements = _for_connection()
     names = list(names)
-    values = [_prepared(statements.match_fields[name], match) for name in names]
+    db = connections[DEFAULT_DB_ALIAS]
+    values = [_prepared(statements.match_fields[name], match, db) for name in names]
     held: _Held | None = match.__dict__.get(HELD)
     if held is not None:
         held.update.update(zip(names, values, strict=True))
         return
-    with connection.cursor() as cursor:
+    with _cursor(statements) as cursor:
         cursor.execute(statements.update_sql(names), [*values, match.pk])
 
 
@@ -406,7 +538,7 @@ def column_reader(model: type[Model], name: str) -> Callable[[Any], Any]:
     return read
 
 
-def _prepared(field: Any, instance: Model) -> Any:
+def _prepared(field: Any, instance: Model, db: BaseDatabaseWrapper) -> Any:
     """The value of ``field`` on ``instance`` as the database takes it."""
     assert isinstance(field, Field)
-    return field.get_db_prep_save(field.pre_save(instance, add=False), connection)
+    return field.get_db_prep_save(field.pre_save(instance, add=False), db)

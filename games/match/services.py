@@ -99,12 +99,14 @@ class Outcome:
     """A match after a service call, with its engine state, seats and last event number.
 
     ``seats`` are the match's seats by number as committed with the change
-    (their users loaded), when the service read them.
+    (their users loaded), when the service read them; ``events``, the events
+    the call appended, in order.
     """
 
     match: Match
     state: rules.State
     seats: dict[int, Seat] | None = None
+    events: tuple[steps.Appended, ...] = ()
 
     @property
     def seq(self) -> int:
@@ -354,8 +356,7 @@ def start_match(user: Any, match: MatchRef) -> Outcome:
         locked.save(update_fields=["first_dealer", "status", "started_at"])
         state = _deal(locked, initial_state(locked))
         _project(locked, state, seats)
-        outcome = Outcome(locked, state, seats)
-        _announce(outcome)
+        outcome = _announce(locked, state, seats)
     return outcome
 
 
@@ -519,8 +520,7 @@ def play_due_turn(
                 with rows.combined_writes(locked):
                     state = _deal(locked, state)
                     _project(locked, state, seats)
-                    outcome = Outcome(locked, state, seats)
-                    _announce(outcome)
+                    outcome = _announce(locked, state, seats)
                 return DueTurn(outcome)
             if state.turn is None:
                 return None
@@ -907,8 +907,7 @@ def _record(
             if over:
                 rows.write_held(match)
                 projections.match_ended(match, state, seats)
-            outcome = Outcome(match, state, seats)
-            _announce(outcome)
+            outcome = _announce(match, state, seats)
     except rows.EventRefused:
         raise StaleSequence(expected=expected_seq, current=expected_seq + 1) from None
     return outcome
@@ -949,8 +948,7 @@ def deal_next(match: MatchRef, expected_seq: int) -> Outcome:
             raise WrongPhase()
         state = _deal(locked, state)
         _project(locked, state)
-        outcome = Outcome(locked, state, _seats(locked))
-        _announce(outcome)
+        outcome = _announce(locked, state, _seats(locked))
     return outcome
 
 
@@ -999,10 +997,12 @@ def _project(match: Match, state: rules.State, seats: dict[int, Seat] | None = N
     rows.update_match(match, fields)
 
 
-def _announce(outcome: Outcome) -> None:
-    """Announce the outcome's new event, with the outcome itself for this process."""
-    match = outcome.match
+def _announce(match: Match, state: rules.State, seats: dict[int, Seat] | None) -> Outcome:
+    """The outcome of the change, with the events it appended, announced once committed
+    (to this process with the outcome itself)."""
+    outcome = Outcome(match, state, seats, tuple(steps.take_appended(match)))
     announce_on_commit(match.pk, match.seq, deadline=match.deadline, outcome=outcome)
+    return outcome
 
 
 def _announce_seats(match: Match) -> None:

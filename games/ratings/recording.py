@@ -8,13 +8,14 @@ with it or not at all. Imported matches never count.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from django.db.models import F
+from django.db import connection
 from django.utils import timezone
 
 from games import rules
-from games.match import projections
+from games.match import projections, rows
 from games.match.models import Match, Seat
 from games.ratings import formula, stats
 from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
@@ -30,7 +31,13 @@ def deal_ended(match: Match, state: rules.State, seats: Mapping[int, Seat] | Non
     """Add the ended deal's counters to its players' statistics."""
     if match.imported:
         return
-    users = _users(match)
+    # The caller's seats, read under the match's lock, hold the players a
+    # running match keeps (only a waiting table changes hands).
+    users = (
+        _users(match)
+        if seats is None
+        else {n: seat.user_id for n, seat in seats.items() if seat.user_id is not None}
+    )
     add_counts(match.mode, {users[n]: c for n, c in stats.deal_counts(state).items() if n in users})
 
 
@@ -64,17 +71,51 @@ def is_rated(match: Match, seats: list[Seat]) -> bool:
 
 
 def add_counts(mode: str, counts: Mapping[int, Counter[str]]) -> None:
-    """Add ``counts`` (by user id) to those users' statistics in ``mode``."""
+    """Add ``counts`` (by user id) to those users' statistics in ``mode``, creating
+    the rows still missing. Raises ValueError for a counter that does not exist."""
     wanted = {user: c for user, c in counts.items() if any(c.values())}
     if not wanted:
         return
-    PlayerStats.objects.bulk_create(
-        [PlayerStats(user_id=user, mode=mode) for user in wanted], ignore_conflicts=True
-    )
+    unknown = {name for c in wanted.values() for name in c} - set(PlayerStats.COUNTERS)
+    if unknown:
+        raise ValueError(f"no such statistics: {sorted(unknown)}")
+    values: list[Any] = []
+    # In user order: the rows are locked in that order whoever counts.
     for user, c in sorted(wanted.items()):
-        PlayerStats.objects.filter(user_id=user, mode=mode).update(
-            **{name: F(name) + amount for name, amount in c.items() if amount}
-        )
+        values += [user, mode, *(c[name] for name in PlayerStats.COUNTERS)]
+    with rows.cursor() as cursor:
+        cursor.execute(_adding()(len(wanted)), values)
+
+
+def _adding_statement() -> Callable[[int], str]:
+    """How to write the one statement adding counters to ``n`` users' statistics.
+
+    Built by the ORM, a deal's end cost a statement per player and one more,
+    each compiled anew, as much as a turn; the database (PostgreSQL, SQLite)
+    adds to a row it has, or inserts one, in the same statement.
+    """
+    quote = connection.ops.quote_name
+    table = quote(PlayerStats._meta.db_table)
+    fields = {field.name: field for field in PlayerStats._meta.concrete_fields}
+    columns = [quote(fields[name].column) for name in ("user", "mode", *PlayerStats.COUNTERS)]
+    row = f"({', '.join(['%s'] * len(columns))})"
+    adds = ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in columns[2:])
+    key = ", ".join(columns[:2])
+    written: dict[int, str] = {}
+
+    def write(n: int) -> str:
+        sql = written.get(n)
+        if sql is None:
+            sql = written[n] = (
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([row] * n)}"
+                f" ON CONFLICT ({key}) DO UPDATE SET {adds}"
+            )
+        return sql
+
+    return write
+
+
+_adding = rows.PerVendor(_adding_statement)
 
 
 def rate_match(match: Match, winner: str, seats: list[Seat]) -> RatedMatch:

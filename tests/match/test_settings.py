@@ -113,6 +113,15 @@ def test_database_defaults_to_a_queueing_sqlite_file(tmp_path):
         environment.database({"DATABASE_URL": "nosuchdb://x"}, tmp_path / "db.sqlite3")
 
 
+def test_postgresql_pools_connections_and_lets_the_turns_statements_be_prepared(tmp_path):
+    config = environment.database(
+        {"DATABASE_URL": "postgres://user:pw@db.internal:5432/baloot"}, tmp_path / "db.sqlite3"
+    )
+    assert config["OPTIONS"]["pool"]["max_size"] == environment.POSTGRES_POOL_SIZE
+    # Django turns preparing off unless told; only server-binding cursors use it.
+    assert config["OPTIONS"]["prepare_threshold"] == environment.PREPARE_THRESHOLD
+
+
 def test_security_defaults_of_the_running_settings():
     assert "django.middleware.csrf.CsrfViewMiddleware" in settings.MIDDLEWARE
     assert "django.middleware.clickjacking.XFrameOptionsMiddleware" in settings.MIDDLEWARE

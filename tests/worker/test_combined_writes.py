@@ -123,9 +123,12 @@ def test_a_turn_writes_its_rows_in_one_statement_on_postgresql(
         turn = services.play_due_turn(match.pk, now=later)
     assert turn is not None
     assert turn.seat is not None
-    # The event, the match and the outbox row: one statement.
+    # The event, the match and the outbox row: one statement (beside the reads,
+    # the locking one of the match and its seats among them).
     [written] = [
-        q["sql"] for q in queries if not q["sql"].startswith(("SELECT", "SAVEPOINT", "RELEASE"))
+        q["sql"]
+        for q in queries
+        if "INSERT INTO" in q["sql"] or q["sql"].startswith(("UPDATE", "DELETE"))
     ]
     assert written.startswith("WITH ")
     assert all(
@@ -139,6 +142,35 @@ def test_a_turn_writes_its_rows_in_one_statement_on_postgresql(
         range(match.seq + 1, stored.seq + 1)
     )
     assert Announcement.objects.filter(match=stored, seq=stored.seq).count() == 1
+
+
+# Prepared statements are PostgreSQL's.
+@pytest.mark.postgres
+def test_the_statements_of_a_turn_are_prepared_once_for_the_connection(
+    clock, start_table, monkeypatch: pytest.MonkeyPatch
+):
+    repeat(monkeypatch)
+    match = start_table(bots=(1, 2, 3, 4)).match
+
+    def prepared() -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            return [statement for (statement,) in cursor.fetchall()]
+
+    for _ in range(6):
+        assert services.play_due_turn(match.pk, now=deadline_of(match) + timedelta(days=1))
+    statements = prepared()
+    # The match and its seats, locked and read; the turn's writes with its outbox row.
+    [locking] = [sql for sql in statements if "FOR UPDATE OF s SKIP LOCKED" in sql]
+    assert '"games_seat"' in locking
+    writes = [sql for sql in statements if '"games_announcement"' in sql]
+    assert writes
+    assert all(sql.startswith("WITH ") and '"games_event"' in sql for sql in writes)
+    # Once each: later turns run them again by name.
+    assert len(statements) == len(set(statements))
+    for _ in range(6):
+        assert services.play_due_turn(match.pk, now=deadline_of(match) + timedelta(days=1))
+    assert [sql for sql in prepared() if sql == locking] == [locking]
 
 
 def test_an_event_stored_meanwhile_refuses_the_turn_and_nothing_is_written(
