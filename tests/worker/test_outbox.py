@@ -125,30 +125,11 @@ def test_the_relay_sends_each_match_its_latest_event_once(clock, start_table, la
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_pass_sends_its_announcements_together(
+def test_a_worker_pass_sends_each_announcement_at_once_and_strikes_them_together(
     clock, start_table, layer, monkeypatch: pytest.MonkeyPatch
 ):
+    """No push waits for other tables' turns; only the outbox clean-up waits for the pass."""
     # However long the bots take here, the pass is one batch.
-    monkeypatch.setattr(broadcast, "BATCH_WAIT", 600.0)
-    matches = [start_table(bots=(1, 2, 3, 4)).match for _ in range(3)]
-    clock.set(max(deadline_of(match) for match in matches))
-    layer.sent.clear()
-    with CaptureQueriesContext(connection) as queries:
-        call_command("run_worker", "--once", stdout=io.StringIO())
-    sent = {(message["match"], message["seq"]) for _group, message in layer.sent}
-    assert sent == {(match.pk, Match.objects.get(pk=match.pk).seq) for match in matches}
-    assert all(Match.objects.get(pk=match.pk).seq > match.seq for match in matches)
-    # One outbox clean-up for the whole pass, not one per announcement.
-    deletes = [q["sql"] for q in queries if q["sql"].startswith('DELETE FROM "games_announcement"')]
-    assert len(deletes) == 1
-    assert not Announcement.objects.exists()
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_worker_pass_sends_each_announcement_before_its_next_turn(
-    clock, start_table, layer, monkeypatch: pytest.MonkeyPatch
-):
-    """Only the outbox clean-up waits for the pass: no push waits for other tables' turns."""
     monkeypatch.setattr(broadcast, "BATCH_WAIT", 600.0)
     matches = [start_table(bots=(1, 2, 3, 4)).match for _ in range(3)]
     clock.set(max(deadline_of(match) for match in matches))
@@ -166,9 +147,15 @@ def test_a_worker_pass_sends_each_announcement_before_its_next_turn(
 
     monkeypatch.setattr(broadcast, "_send_soon", sending)
     monkeypatch.setattr(services, "play_due_turn", playing)
-    call_command("run_worker", "--once", stdout=io.StringIO())
+    with CaptureQueriesContext(connection) as queries:
+        call_command("run_worker", "--once", stdout=io.StringIO())
     assert order == ["played", "sent"] * 3
-    assert len(layer.sent) == 3
+    sent = [(message["match"], message["seq"]) for _group, message in layer.sent]
+    assert sorted(sent) == sorted((m.pk, Match.objects.get(pk=m.pk).seq) for m in matches)
+    assert all(Match.objects.get(pk=match.pk).seq > match.seq for match in matches)
+    # One outbox clean-up for the whole pass, not one per announcement.
+    deletes = [q["sql"] for q in queries if q["sql"].startswith('DELETE FROM "games_announcement"')]
+    assert len(deletes) == 1
     assert not Announcement.objects.exists()
 
 
