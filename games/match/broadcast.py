@@ -33,8 +33,8 @@ their outbox rows are struck together: one DELETE once every send of the
 batch has gone through, at the end of the pass or as soon as the oldest has
 waited ``BATCH_WAIT``. Holding the sends themselves for the batch made the
 first turns of a pass wait for the last, and every server process then
-drew a whole pass's pushes in one go (p50 55 ms, p99 213 ms action to push
-at 200 tables, against 14 ms and 80 ms sent at once). A process with no
+drew a whole pass's pushes in one go (at 200 tables, a median of 55 ms from
+action to push, against 14 to 20 ms sent at once). A process with no
 event loop of its own (the worker) sends from one loop kept for the process
 (``send_from_own_loop``): ``async_to_sync`` would start a thread, an event
 loop and a Redis connection for every send.
