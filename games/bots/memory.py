@@ -21,8 +21,6 @@ from .hand import KING, QUEEN, rank, suit
 View = dict[str, Any]
 History = dict[str, Any]
 
-ALL_CARDS = frozenset(CARD_STR)
-
 
 @dataclass
 class Memory:
@@ -38,9 +36,15 @@ class Memory:
     tricks: list[list[tuple[int, str]]] = field(default_factory=list)
 
     @property
-    def unseen(self) -> set[str]:
-        """Cards in another seat's hand: neither mine nor played."""
-        return set(ALL_CARDS) - self.played - set(self.hand)
+    def unseen(self) -> list[str]:
+        """Cards in another seat's hand: neither mine nor played.
+
+        In deck order, not a set's: the order feeds the seeded shuffles of
+        ``sampling``, and a set's order changes with the process's hash seed,
+        which would make the same view choose differently in two processes.
+        """
+        mine = set(self.hand)
+        return [c for c in CARD_STR if c not in self.played and c not in mine]
 
     def others(self) -> list[int]:
         """The three other seats."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -120,3 +121,36 @@ def test_the_bot_runs_without_django():
         [sys.executable, "-c", code], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+_CHOICES_DIGEST = """
+import hashlib, json, random
+from games.bots import choose_action
+from tests.bots.deals import play_match, uniform
+digest = hashlib.sha256()
+def bot(state, seat, rng):
+    action = choose_action(state, seat)
+    digest.update(json.dumps(action, sort_keys=True).encode())
+    return action
+rng = random.Random(11)
+for _ in range(3):
+    play_match(rng, {1: bot, 2: uniform, 3: bot, 4: uniform})
+print(digest.hexdigest())
+"""
+
+
+def test_the_same_views_get_the_same_choices_in_any_process():
+    # Bots in the worker, in daphne and in a replay's analysis are different
+    # processes with different hash seeds; a choice must not depend on a set's order.
+    digests = set()
+    for seed in ("1", "2", "3"):
+        result = subprocess.run(
+            [sys.executable, "-c", _CHOICES_DIGEST],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        assert result.returncode == 0, result.stderr
+        digests.add(result.stdout.strip())
+    assert len(digests) == 1, digests
