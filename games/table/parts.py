@@ -436,6 +436,28 @@ def keeping() -> bool:
     return not settings.DEBUG and kept.enabled()
 
 
+# Marks a value of a part's context that is a dict, in ``_key``.
+_DICT = object()
+
+
+def _key(partial: str, language: str, values: Context) -> tuple[Any, ...]:
+    """What a part drawn from ``values`` is kept by: one flat tuple of the values.
+
+    One tuple rather than one per name and per field: a kept part's key lives
+    as long as the part, and the cycle collector walks every tuple young
+    enough, at every collection of the young objects, until then. A dict
+    value is written as the mark, its length, its names and then its values,
+    so no two different contexts give the same key.
+    """
+    key: list[Any] = [partial, language]
+    for name, value in values.items():
+        if type(value) is dict:
+            key += (name, _DICT, len(value), *value, *value.values())
+        else:
+            key += (name, value)
+    return tuple(key)
+
+
 def _drawn_alone(part: Part, context: Context, language: str, keep: bool) -> DrawnPart:
     """``part`` drawn or found kept; the parts inside it, if it names any, left out
     (their places empty, ``_assemble`` fills them)."""
@@ -455,12 +477,8 @@ def _drawn_alone(part: Part, context: Context, language: str, keep: bool) -> Dra
 
     # Kept by the values themselves: a tuple of them hashes and compares at C
     # speed, where writing them out cost more than most parts' drawing.
-    key = (
-        part.partial,
-        language,
-        *[(name, tuple(v.items()) if type(v) is dict else v) for name, v in values.items()],
-    )
     try:
+        key = _key(part.partial, language, values)
         return _kept.get_or_make(key, make)
     except Unkeyable:
         pass

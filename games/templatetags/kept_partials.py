@@ -56,7 +56,17 @@ def kept_partial(context: Context, name: str, **values: Any) -> SafeString:
         alone = Context(values, autoescape=context.autoescape, use_l10n=context.use_l10n)
         return mark_safe(partial.render(alone))
 
-    key = (template_name, name, get_language(), context.use_l10n, *values.items())
+    # One flat tuple (the names, then the values), not one per value: see
+    # games.table.parts._key.
+    key = (
+        template_name,
+        name,
+        get_language(),
+        context.use_l10n,
+        len(values),
+        *values,
+        *values.values(),
+    )
     try:
         return _kept.get_or_make(key, make)
     except Unkeyable:

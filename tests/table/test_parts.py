@@ -21,13 +21,15 @@ import pytest
 from django.template.loader import get_template
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from games.match import services
 from games.match.models import Seat
 from games.table import render
 from games.table.kept import keeping_disabled
 from games.table.live import CSRF_MARK, Picture, draw
-from games.table.parts import cut, forget, parts_of
+from games.table.parts import _key, cut, forget, parts_of
 from games.table.picture import forget_panels
 from games.table.render import TEMPLATE, read_match, table_context
 from tests.support.drivers import random_readings, seat_everyone, started_match
@@ -132,3 +134,27 @@ def test_the_waiting_room_matches_its_partial(players, make_user, monkeypatch):
     for user in (players[1], players[3], make_user("wendy")):
         picture = both_ways(monkeypatch, reading, user, "en")
         assert list(picture.parts) == ["t-waiting"]
+
+
+_atoms = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["a", "b", "t"]))
+_contexts = st.dictionaries(
+    st.sampled_from(["t", "seat", "urls", "a"]),
+    st.one_of(
+        _atoms, st.dictionaries(st.sampled_from(["a", "b", "t", "seat"]), _atoms, max_size=3)
+    ),
+    max_size=3,
+)
+
+
+@given(_contexts, _contexts)
+# A dict's names and values could be read as the names and values after it.
+@example({"t": {"a": "b"}}, {"t": {}, "a": "b"})
+def test_a_parts_key_is_the_same_only_for_the_same_values(one: Any, other: Any) -> None:
+    # Parts are kept by one flat tuple of their values (names, then values, of
+    # each dict): two different contexts never share a kept part.
+    same_key = _key("seat", "en", one) == _key("seat", "en", other)
+    same_values = list(one.items()) == list(other.items()) and all(
+        type(one[name]) is not dict or list(one[name].items()) == list(other[name].items())
+        for name in one
+    )
+    assert same_key == same_values
