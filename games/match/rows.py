@@ -101,10 +101,10 @@ class _Statements:
         self.user_pk = self.user.names.index(get_user_model()._meta.pk.attname)
         self.match_width = len(self.match.names)
         self.seat_width = len(self.seat.names)
+        self.locks = connection.features.has_select_for_update
+        self.skips = connection.features.has_select_for_update_skip_locked
         self.lock = f"SELECT {self.match.select} FROM {match_table} m WHERE m.{match_id} = %s"
-        self.lock_locked = self.lock + (
-            " FOR UPDATE" if connection.features.has_select_for_update else ""
-        )
+        self.lock_locked = self.lock + (" FOR UPDATE" if self.locks else "")
         self.seats = (
             f"SELECT {self.seat.select}, {self.user.select} FROM {seat_table} s"
             f" LEFT JOIN {user_table} u ON u.{user_id} = s.{seat_user}"
@@ -116,8 +116,6 @@ class _Statements:
             f" LEFT JOIN {user_table} u ON u.{user_id} = s.{seat_user}"
             f" WHERE m.{match_id} = %s ORDER BY s.{seat_number}"
         )
-        self.locks = connection.features.has_select_for_update
-        self.skips = connection.features.has_select_for_update_skip_locked
         # PostgreSQL: the match row once, then its seats. Joined, every seat
         # row carried the match's columns again, and the driver read each of
         # them (five times stamps among them) for the first row's copy only.

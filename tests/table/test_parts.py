@@ -153,8 +153,12 @@ def test_a_parts_key_is_the_same_only_for_the_same_values(one: Any, other: Any) 
     # Parts are kept by one flat tuple of their values (names, then values, of
     # each dict): two different contexts never share a kept part.
     same_key = _key("seat", "en", one) == _key("seat", "en", other)
-    same_values = list(one.items()) == list(other.items()) and all(
-        type(one[name]) is not dict or list(one[name].items()) == list(other[name].items())
-        for name in one
-    )
-    assert same_key == same_values
+    assert same_key == (_in_order(one) == _in_order(other))
+
+
+def _in_order(context: dict[str, Any]) -> list[tuple[str, Any]]:
+    """``context``'s names and values in order, a dict's among them too (a key keeps order)."""
+    return [
+        (name, list(value.items()) if type(value) is dict else value)
+        for name, value in context.items()
+    ]
