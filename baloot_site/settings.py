@@ -118,6 +118,10 @@ WORKER_INTERVAL = environment.seconds(os.environ, "WORKER_INTERVAL", 5.0)
 # bots' turns wait a little, rather than every push queueing behind the
 # turns being played (games/management/commands/run_worker.py).
 WORKER_NICENESS = environment.niceness(os.environ, "WORKER_NICENESS", 10)
+# ...and, where the system has it, under its idle scheduling policy: a server
+# process that wakes takes the processor from the worker at once, which a
+# niceness alone does not do (run_worker.py says what was measured).
+WORKER_IDLE = environment.flag(os.environ, "WORKER_IDLE", default=True)
 # The time a bot may think about one decision (the strong bot searches until
 # then; the others answer at once).
 BOT_DECISION_MS = environment.seconds(os.environ, "BOT_DECISION_MS", 300.0)

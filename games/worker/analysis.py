@@ -173,6 +173,11 @@ class Analyst:
         """True while a deal is being analysed."""
         return self._job is not None
 
+    @property
+    def process_id(self) -> int | None:
+        """The analysis process's id, while it runs."""
+        return self._process.pid if self._process is not None else None
+
     def tick(self, idle: bool) -> bool:
         """Store an analysis that is ready; if ``idle``, start the next one.
 

@@ -152,6 +152,15 @@ def serve(connection: Any) -> None:
 
 
 def _lower_priority() -> None:
-    """Ask the system to run this process only when nothing else wants the processor."""
+    """Ask the system to run this process only when nothing else wants the processor.
+
+    Linux's idle scheduling policy does exactly that: a server process that
+    wakes takes the processor from it at once, where at the lowest niceness
+    it waits for the analysis's time slice to end (and a server process
+    wakes for every push). The niceness stays as the fallback where the
+    policy is missing.
+    """
     with contextlib.suppress(AttributeError, OSError):
         os.nice(19)
+    with contextlib.suppress(AttributeError, OSError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))

@@ -4,6 +4,7 @@ solver version, never for a deal in progress, and only when no turn is due."""
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import time
 from typing import Any
@@ -258,6 +259,9 @@ def test_the_analyst_works_in_its_own_process_and_only_when_idle(players, settin
         assert stored
         assert not analyst.busy
         assert DealAnalysis.objects.filter(match=match).exists()
+        # It has the processor only when no other process wants it.
+        assert analyst.process_id is not None
+        assert os.sched_getscheduler(analyst.process_id) == os.SCHED_IDLE
     finally:
         analyst.close()
 

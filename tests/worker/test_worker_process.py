@@ -118,6 +118,11 @@ def test_two_workers_share_the_tables_and_record_every_turn_once(database: Path,
     assert sorted(logged) == sorted(recorded)
 
 
+def threads_of(pid: int) -> list[int]:
+    """The ids of process ``pid``'s threads but its main one (Linux: /proc/PID/task)."""
+    return [int(task.name) for task in Path(f"/proc/{pid}/task").iterdir() if task.name != str(pid)]
+
+
 def niceness_of(pid: int) -> int:
     """The scheduling niceness of process ``pid`` (Linux: field 19 of /proc/PID/stat)."""
     stat = Path(f"/proc/{pid}/stat").read_text()
@@ -125,21 +130,43 @@ def niceness_of(pid: int) -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
-@pytest.mark.parametrize(("setting", "expected"), [(None, 10), ("3", 3), ("0", 0)])
+@pytest.mark.parametrize(
+    ("setting", "idle", "expected", "policy"),
+    [
+        (None, None, 10, os.SCHED_IDLE),
+        ("3", None, 3, os.SCHED_IDLE),
+        ("0", "false", 0, os.SCHED_OTHER),
+        (None, "false", 10, os.SCHED_OTHER),
+    ],
+)
 def test_the_worker_runs_below_the_servers(
-    database: Path, tmp_path: Path, setting: str | None, expected: int
+    database: Path,
+    tmp_path: Path,
+    setting: str | None,
+    idle: str | None,
+    expected: int,
+    policy: int,
 ):
-    """When CPU runs short, pushes to people go before bots' turns (WORKER_NICENESS)."""
+    """When CPU runs short, pushes to people go before bots' turns (WORKER_NICENESS,
+    WORKER_IDLE); the thread that sends the announcements keeps the servers' priority."""
     site = Site(f"sqlite:///{database}")
     site.env.pop("WORKER_NICENESS", None)
+    site.env.pop("WORKER_IDLE", None)
     if setting is not None:
         site.env["WORKER_NICENESS"] = setting
+    if idle is not None:
+        site.env["WORKER_IDLE"] = idle
     log = tmp_path / "worker.log"
     own = niceness_of(os.getpid())
+    own_policy = os.sched_getscheduler(0)
     worker = site.start_worker(log)
     try:
         wait_until(lambda: "worker: started" in log.read_text(), 60, "the worker to start")
         assert niceness_of(worker.pid) == min(19, own + expected)
+        assert os.sched_getscheduler(worker.pid) == policy
+        # Started before the worker lowered itself: the thread that sends the announcements.
+        others = [(niceness_of(t), os.sched_getscheduler(t)) for t in threads_of(worker.pid)]
+        assert (own, own_policy) in others
     finally:
         code, output = stop(worker, log)
     assert code == 0, output
