@@ -12,6 +12,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baloot_site.settings")
 from django.conf import settings
 
 from baloot_site.environment import require_strong_keys
+from baloot_site.socket_writes import write_frames_at_once
 
 # A production server never starts on a short secret key.
 require_strong_keys(settings.SECRET_KEY, settings.SECRET_KEY_FALLBACKS, settings.DEBUG)
@@ -23,6 +24,10 @@ require_strong_keys(settings.SECRET_KEY, settings.SECRET_KEY_FALLBACKS, settings
 # switching.
 SWITCH_INTERVAL_SECONDS = 0.001
 sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
+
+# A frame pushed to a socket is written at once, not after every other
+# callback the event loop has queued (baloot_site/socket_writes.py).
+write_frames_at_once()
 
 # Django must be set up before anything that imports models (consumers,
 # routing, the auth middleware), so build its application first.
