@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import gc
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
 from baloot_site import collector
 from games.management.commands import run_worker
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.processes import in_fresh_interpreter
 
 
 @pytest.fixture
@@ -55,15 +51,7 @@ def test_garbage_made_after_tuning_is_still_collected(restored: None) -> None:
 def test_the_server_application_tunes_its_process() -> None:
     program = "import gc, baloot_site.asgi; print(gc.get_threshold()[0], gc.get_freeze_count() > 0)"
     environment = {**os.environ, "DJANGO_DEBUG": "1", "DJANGO_SECRET_KEY": "collector-test"}
-    ran = subprocess.run(
-        [sys.executable, "-c", program],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    ran = in_fresh_interpreter(program, environment)
     assert ran.stdout.split() == [str(collector.YOUNG_ALLOCATIONS), "True"]
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from baloot_site import environment
+from tests.support.processes import in_fresh_interpreter
 
 ROOT = Path(__file__).resolve().parents[2]
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.IGNORECASE)
@@ -77,15 +76,7 @@ def test_a_short_secret_key_is_refused_with_debug_off():
 def test_the_server_does_not_start_on_a_short_key():
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     env.update(DJANGO_DEBUG="0", DJANGO_SECRET_KEY="only-thirty-characters-long-xx")
-    result = subprocess.run(
-        [sys.executable, "-c", "import baloot_site.asgi"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = in_fresh_interpreter("import baloot_site.asgi", env, check=False)
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY is 30 characters long" in result.stderr
 

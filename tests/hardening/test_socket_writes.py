@@ -9,18 +9,14 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from twisted.internet.abstract import FileDescriptor
 
 from baloot_site import socket_writes
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.processes import in_fresh_interpreter
 
 
 class Reactor:
@@ -145,14 +141,6 @@ def test_the_server_application_writes_frames_at_once() -> None:
         "print(getattr(reply, MARK, False), getattr(reply.__wrapped__, MARK, False))"
     )
     environment = {**os.environ, "DJANGO_DEBUG": "1", "DJANGO_SECRET_KEY": "socket-writes-test"}
-    ran = subprocess.run(
-        [sys.executable, "-c", program],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    ran = in_fresh_interpreter(program, environment)
     # Wrapped once, however often asked.
     assert ran.stdout.split() == ["True", "False"]

@@ -98,6 +98,22 @@ def start_bot_matches(site: Shell, count: int) -> list[int]:
     return [int(word) for word in out.split()]
 
 
+def in_fresh_interpreter(
+    program: str, env: dict[str, str], *, check: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """Run the Python ``program`` in a new interpreter at the project's root, with the
+    environment ``env``; with ``check``, a failure fails the test."""
+    return subprocess.run(
+        [sys.executable, "-c", program],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=check,
+    )
+
+
 def wait_until(condition: Any, timeout: float, what: str) -> None:
     """Poll ``condition()`` until it is true; fails the test after ``timeout`` seconds."""
     waited = 0.0
