@@ -22,13 +22,12 @@ it. Only a deal that is over is ever analysed: the analysis shows every hand.
 
 from __future__ import annotations
 
-import contextlib
-import os
 from collections.abc import Sequence
 from typing import Any
 
 from games.rules import Phase, State, solver
 from games.rules.state import team_index
+from games.worker.priority import lower_this_thread
 
 Play = dict[str, Any]
 
@@ -152,15 +151,7 @@ def serve(connection: Any) -> None:
 
 
 def _lower_priority() -> None:
-    """Ask the system to run this process only when nothing else wants the processor.
-
-    Linux's idle scheduling policy does exactly that: a server process that
-    wakes takes the processor from it at once, where at the lowest niceness
-    it waits for the analysis's time slice to end (and a server process
-    wakes for every push). The niceness stays as the fallback where the
-    policy is missing.
-    """
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(19)
-    with contextlib.suppress(AttributeError, OSError):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    """Run this process only when nothing else wants the processor: the idle policy,
+    with the lowest niceness as the fallback where the policy is missing
+    (``games.worker.priority``)."""
+    lower_this_thread(19, idle=True)

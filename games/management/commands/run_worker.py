@@ -14,9 +14,7 @@ playing those whose id modulo N is K (``games.worker.due_turns.Shard``).
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 import signal
 import threading
 import time
@@ -30,7 +28,7 @@ from django.db import DatabaseError, close_old_connections, connection
 
 from baloot_site.collector import tune_for_server
 from games.match import broadcast
-from games.worker import alarm, analysis, due_turns, heartbeat, imports
+from games.worker import alarm, analysis, due_turns, heartbeat, imports, priority
 from games.worker.chores import Chores
 
 logger = logging.getLogger("games.worker")
@@ -53,35 +51,6 @@ def _keep_connection() -> None:
     """
     if connection.connection is not None:
         connection.close_at = None
-
-
-def _run_below_the_servers() -> None:
-    """Put the thread that plays the turns below the server processes, for good
-    (a process cannot raise its priority back without privileges).
-
-    At WORKER_NICENESS, and with WORKER_IDLE under the system's idle policy:
-    it then has a processor only while no server process wants it, and a
-    server process that wakes takes it back at once. A niceness alone gives
-    way only at the end of the worker's time slice, and a server process
-    wakes for every push. On 2 cores at 200 bot tables (``bench/live_bench.py
-    --stack production --short``, runs alternated), the push p99 was 128-186
-    ms (median 146, four runs) under the idle policy against 145-302 ms
-    (median 239, three runs) at niceness 10 alone; niceness 19 did no better
-    than 10. The workers still played 225-272 actions a second (271-285 at
-    niceness 10). When the servers leave no processor free at all, bots and
-    timers wait for them: a timer that fires late gives its player more
-    time, never less.
-
-    The thread that sends the announcements (``broadcast.send_from_own_loop``)
-    was started before and keeps the servers' priority, so that a committed
-    turn reaches the servers at once. The deal analysis's process runs under
-    the idle policy in any case (``games.worker.deal_analysis``).
-    """
-    if settings.WORKER_NICENESS:
-        os.nice(settings.WORKER_NICENESS)
-    if settings.WORKER_IDLE:
-        with contextlib.suppress(AttributeError, OSError):
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 class Command(BaseCommand):
@@ -150,7 +119,11 @@ class Command(BaseCommand):
         interval = options["interval"]
         if interval is None:
             interval = settings.WORKER_INTERVAL
-        _run_below_the_servers()
+        # Below the server processes (games.worker.priority): the thread that
+        # sends the announcements was started before and keeps their priority,
+        # so a committed turn reaches them at once. A timer that fires late
+        # because the servers are busy gives its player more time, never less.
+        priority.lower_this_thread(settings.WORKER_NICENESS, idle=settings.WORKER_IDLE)
         stop = threading.Event()
 
         def request_stop(signum: int, frame: FrameType | None) -> None:
