@@ -13,6 +13,9 @@ own: the delay before a bot acts is ``--bot-delay``, not thinking time.
 
 Also prints the CPU time each kind of server process spent per action in
 the measured window (read from /proc, so meaningful on a busy machine too),
+how much later than their wait the bots' turns came (the worker's backlog:
+bots play as fast as the processor left over allows, so on a saturated
+machine a cheaper push shows as more actions a second as much as a faster one),
 and with ``--profile DIR`` runs every server process under cProfile (all
 threads) and leaves one ``NAME.prof`` per process in DIR, summed up by
 ``bench/profile_report.py``.
@@ -35,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from live_tables import HEADER, echo_line, run
+from live_tables import HEADER, echo_line, late_line, run
 
 
 def main() -> None:
@@ -77,6 +80,7 @@ def main() -> None:
         print(figures.line())
         print("    " + echo_line(figures), flush=True)
         print("    " + figures.cpu_line())
+        print("    " + late_line(figures, args.bot_delay))
         if profile is not None:
             print(f"    profiles: {profile}/*.prof (bench/profile_report.py {profile})")
         if figures.first_load is not None:

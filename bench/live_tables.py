@@ -39,6 +39,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +147,8 @@ class Figures:
     first_load: tuple[int, int] | None = None
     # CPU seconds each server process used in the measured window.
     cpu: dict[str, float] = field(default_factory=dict)
+    # How much later than its wait each bot's turn in the window was recorded.
+    turns_late: list[float] = field(default_factory=list)
 
     def cpu_line(self) -> str:
         """CPU per action of each kind of server process, in milliseconds."""
@@ -175,6 +178,16 @@ class Figures:
             f" {percentile(self.latencies, 50):>8.1f} {percentile(self.latencies, 99):>8.1f}"
             f" {self.errors:>6} {self.lost:>5} {self.median_push:>9.0f}"
         )
+
+
+def late_line(figures: Figures, bot_delay: float) -> str:
+    """How far behind the bots' turns were: the worker's backlog."""
+    if not figures.turns_late:
+        return "bots' turns: none measured"
+    return (
+        f"bots' turns came {percentile(figures.turns_late, 50):.0f} ms (median),"
+        f" {percentile(figures.turns_late, 90):.0f} ms (p90) later than their {bot_delay} s wait"
+    )
 
 
 HEADER = (
@@ -322,21 +335,45 @@ def make_stack(
     return stack, clean_up
 
 
-def event_times(stack: Stack, match_ids: list[int]) -> list[tuple[int, int, float]]:
-    """(match, seq, created_at as a Unix time) of every action of the given matches."""
+def event_times(stack: Stack, match_ids: list[int]) -> list[tuple[int, int, float, str]]:
+    """(match, seq, created_at as a Unix time, kind) of every event of the given matches."""
     rows = stack.rows(
-        "SELECT match_id, seq, created_at FROM games_event WHERE kind = 'action' AND match_id IN ("
+        "SELECT match_id, seq, created_at, kind FROM games_event WHERE match_id IN ("
         + ",".join(str(int(pk)) for pk in match_ids)
         + ")"
     )
     out = []
-    for match_id, seq, created in rows:
+    for match_id, seq, created, kind in rows:
         if isinstance(created, str):
             created = datetime.fromisoformat(created)
         if created.tzinfo is None:
             created = created.replace(tzinfo=UTC)
-        out.append((int(match_id), int(seq), created.timestamp()))
+        out.append((int(match_id), int(seq), created.timestamp(), str(kind)))
     return out
+
+
+def turns_late(
+    events: list[tuple[int, int, float, str]], start: float, end: float, bot_delay: float
+) -> list[float]:
+    """For each action recorded in [start, end] on its own, how much later than
+    ``bot_delay`` after the match's previous event it came.
+
+    A bot acts ``bot_delay`` after its turn comes; whatever more it took is
+    the time its turn waited for the worker. Only an action recorded at least
+    half a wait after the one before counts: one recorded in the same turn (a
+    seat's empty declaration recorded with the play before it) has no wait.
+    """
+    by_match: dict[int, list[tuple[int, float, str]]] = {}
+    for match_id, seq, created, kind in events:
+        by_match.setdefault(match_id, []).append((seq, created, kind))
+    late = []
+    for timeline in by_match.values():
+        timeline.sort()
+        for previous, (_, created, kind) in pairwise(timeline):
+            gap = created - previous[1]
+            if kind == "action" and start <= created <= end and gap >= bot_delay / 2:
+                late.append(gap - bot_delay)
+    return late
 
 
 async def echo_round_trips(url: str, origin: str, stop: asyncio.Event, limit: int) -> list[float]:
@@ -488,8 +525,8 @@ def run(
     latencies: list[float] = []
     lost = 0
     actions = 0
-    for match_id, seq, created in events:
-        if not start <= created <= end:
+    for match_id, seq, created, event_kind in events:
+        if event_kind != "action" or not start <= created <= end:
             continue
         actions += 1
         for client in by_match[match_id]:
@@ -518,6 +555,7 @@ def run(
         [size for client in clients for size in client.push_sizes],
         loaded,
         cpu,
+        turns_late(events, start, end, bot_delay),
     )
 
 

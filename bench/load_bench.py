@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from live_tables import HEADER, percentile, run
+from live_tables import HEADER, late_line, percentile, run
 
 TARGET_P99_MS = 100.0
 
@@ -48,6 +48,7 @@ def main() -> None:
                     kind, count, args.duration, args.warmup, args.bot_delay, Path(workdir)
                 )
             print(figures.line(), flush=True)
+            print("    " + late_line(figures, args.bot_delay))
             for sample in figures.error_samples:
                 print(f"    error: {sample}")
             if percentile(figures.latencies, 99) < TARGET_P99_MS and figures.lost == 0:
