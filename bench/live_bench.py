@@ -15,7 +15,8 @@ Also prints the CPU time each kind of server process spent per action in
 the measured window (read from /proc, so meaningful on a busy machine too),
 how much later than their wait the bots' turns came (the worker's backlog:
 bots play as fast as the processor left over allows, so on a saturated
-machine a cheaper push shows as more actions a second as much as a faster one),
+machine a cheaper push shows as more actions a second rather than as a
+faster push),
 and with ``--profile DIR`` runs every server process under cProfile (all
 threads) and leaves one ``NAME.prof`` per process in DIR, summed up by
 ``bench/profile_report.py``.

@@ -38,44 +38,58 @@ def figures(late: list[float]) -> Any:
     return live_tables.Figures("stack", 1, 4, 20.0, 0, [], 0, 0, turns_late=late)
 
 
-def test_each_turn_counts_what_it_took_beyond_the_wait() -> None:
-    events = [
-        (1, 1, 100.0, "deal"),
-        (1, 2, 100.7, "action"),
-        (1, 3, 101.2, "action"),
-        (2, 1, 100.0, "deal"),
-        (2, 2, 101.5, "action"),
-    ]
-    late = turns_late(events, 0.0, 1000.0, DELAY)
-    assert sorted(late) == pytest.approx([0.0, 0.2, 1.0])
-
-
-def test_events_are_put_in_order_of_their_number_within_each_match() -> None:
-    events = [(7, 3, 101.3, "action"), (7, 1, 100.0, "deal"), (7, 2, 100.6, "action")]
-    assert sorted(turns_late(events, 0.0, 1000.0, DELAY)) == pytest.approx([0.1, 0.2])
-
-
-def test_an_action_recorded_with_the_turn_before_it_has_no_wait_to_count() -> None:
+# (events as (match, seq, created, kind), window start, window end, expected lateness)
+LOGS = {
+    "each turn counts what it took beyond the wait": (
+        [
+            (1, 1, 100.0, "deal"),
+            (1, 2, 100.7, "action"),
+            (1, 3, 101.2, "action"),
+            (2, 1, 100.0, "deal"),
+            (2, 2, 101.5, "action"),
+        ],
+        0.0,
+        1000.0,
+        [0.0, 0.2, 1.0],
+    ),
+    "events are put in order of their number within each match": (
+        [(7, 3, 101.3, "action"), (7, 1, 100.0, "deal"), (7, 2, 100.6, "action")],
+        0.0,
+        1000.0,
+        [0.1, 0.2],
+    ),
     # A seat's empty declaration is recorded in the same turn as the play before it.
-    events = [
-        (1, 1, 100.0, "deal"),
-        (1, 2, 100.6, "action"),
-        (1, 3, 100.6001, "action"),
-        (1, 4, 101.2, "action"),
-    ]
-    assert sorted(turns_late(events, 0.0, 1000.0, DELAY)) == pytest.approx([0.0999, 0.1])
+    "an action recorded with the turn before it has no wait to count": (
+        [
+            (1, 1, 100.0, "deal"),
+            (1, 2, 100.6, "action"),
+            (1, 3, 100.6001, "action"),
+            (1, 4, 101.2, "action"),
+        ],
+        0.0,
+        1000.0,
+        [0.0999, 0.1],
+    ),
+    "only actions in the window count, and deals never": (
+        [
+            (1, 1, 100.0, "action"),
+            (1, 2, 100.8, "action"),
+            (1, 3, 106.0, "deal"),
+            (1, 4, 106.9, "action"),
+            (1, 5, 107.5, "action"),
+        ],
+        100.5,
+        107.0,
+        [0.3, 0.4],
+    ),
+}
 
 
-def test_only_actions_in_the_window_count_and_deals_never() -> None:
-    events = [
-        (1, 1, 100.0, "action"),
-        (1, 2, 100.8, "action"),
-        (1, 3, 106.0, "deal"),
-        (1, 4, 106.9, "action"),
-        (1, 5, 107.5, "action"),
-    ]
-    late = turns_late(events, 100.5, 107.0, DELAY)
-    assert sorted(late) == pytest.approx([0.3, 0.4])
+@pytest.mark.parametrize(("events", "start", "end", "expected"), LOGS.values(), ids=list(LOGS))
+def test_turns_late(
+    events: list[tuple[int, int, float, str]], start: float, end: float, expected: list[float]
+) -> None:
+    assert sorted(turns_late(events, start, end, DELAY)) == pytest.approx(expected)
 
 
 def test_the_line_gives_the_median_and_the_90th_percentile_in_milliseconds() -> None:
