@@ -25,8 +25,11 @@ Run:
 
 - embedded default, 50 tables: ``.venv/bin/python bench/live_bench.py --tables 50``
 - production stack, 200 tables: ``.venv/bin/python bench/live_bench.py --stack
-  production --tables 200 --bot-delay 0.5`` (a bot delay of 1 s offers fewer than
-  200 actions/s from 200 tables, deal pauses included)
+  production --tables 200 --bot-delay 0.8``. With a wait of 0.8 s, 200 tables
+  offer a little more than 200 actions/s, deal pauses included: the question
+  is whether the servers keep up with that. A wait of 1 s offers fewer than
+  200; one of 0.5 s offers far more than two cores serve, so its latency is
+  that of a queue that only grows until the bots' turns come late.
 - a short run to see that it works: add ``--short`` (20 s measured after 3 s).
 """
 

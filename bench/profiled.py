@@ -1,7 +1,8 @@
 """Run a Python program under cProfile in every thread; write the stats when it ends.
 
 Usage: ``python bench/profiled.py OUT.prof PROGRAM [ARGS...]``, where
-PROGRAM is a script path (``manage.py``, ``.venv/bin/daphne``). A server
+PROGRAM is a script path (``manage.py``) or ``-m MODULE`` (``-m
+baloot_site.serve``, the site's daphne). A server
 process does most of its work outside its main thread (Channels runs the
 synchronous code, rendering and queries, in a thread pool), which plain
 ``python -m cProfile`` would not see: here each thread gets a profiler of
@@ -80,9 +81,11 @@ def _write(out: Path) -> None:
 
 def main() -> None:
     out = Path(sys.argv[1])
+    # PROGRAM is a script's path, or ``-m MODULE`` as python takes it.
+    module = sys.argv[3] if sys.argv[2] == "-m" else None
     program = sys.argv[2]
-    sys.argv = sys.argv[2:]
-    sys.path.insert(0, str(Path(program).resolve().parent))
+    sys.argv = sys.argv[3:] if module else sys.argv[2:]
+    sys.path.insert(0, str(Path.cwd() if module else Path(program).resolve().parent))
     threading.setprofile(_profile_this_thread)
     # SIGUSR1 forgets what was counted so far and SIGUSR2 writes what was
     # counted since: the benchmark sends them as its measured window opens
@@ -93,7 +96,10 @@ def main() -> None:
     _profilers.append(main_profiler)
     main_profiler.enable()
     try:
-        runpy.run_path(program, run_name="__main__")
+        if module:
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
+        else:
+            runpy.run_path(program, run_name="__main__")
     except SystemExit:
         pass
     finally:

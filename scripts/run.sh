@@ -35,7 +35,7 @@ else
         worker="$worker $!"
     done
 fi
-"$bin/daphne" --bind "${HOST:-127.0.0.1}" --port "${PORT:-8000}" baloot_site.asgi:application &
+"$bin/python" -m baloot_site.serve --bind "${HOST:-127.0.0.1}" --port "${PORT:-8000}" baloot_site.asgi:application &
 server=$!
 
 # Whichever ends first ends the run; its status is the script's.

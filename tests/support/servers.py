@@ -256,7 +256,9 @@ class Daphne(ServerProcess):
         self, name: str, env: dict[str, str], log: Path, app: str = "baloot_site.asgi:application"
     ) -> None:
         self.port = free_port()
-        argv = [str(BIN / "daphne"), "--bind", "127.0.0.1", "--port", str(self.port), app]
+        # As scripts/run.sh starts it: daphne on uvloop's event loop.
+        argv = [sys.executable, "-m", "baloot_site.serve", "--bind", "127.0.0.1"]
+        argv += ["--port", str(self.port), app]
         super().__init__(name, argv, env, log)
 
     @property

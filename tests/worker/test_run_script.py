@@ -106,7 +106,7 @@ def run(migrated: Path, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes
         service_missing(f"Redis is needed at {url}")
     script, _port = start_run(migrated, tmp_path, 2, REDIS_URL=url)
     try:
-        kids = {("daphne" in command_of(pid)): pid for pid in children(script.pid)}
+        kids = {("baloot_site.serve" in command_of(pid)): pid for pid in children(script.pid)}
         yield script, kids[True], kids[False]
     finally:
         stop_run(script)
@@ -116,7 +116,7 @@ def test_without_redis_the_worker_runs_inside_daphne(migrated: Path, tmp_path: P
     script, _port = start_run(migrated, tmp_path, 1)
     try:
         (server,) = children(script.pid)
-        assert "daphne" in command_of(server)
+        assert "baloot_site.serve" in command_of(server)
         assert b"WORKER_IN_SERVER=1" in Path(f"/proc/{server}/environ").read_bytes()
         script.send_signal(signal.SIGTERM)
         assert script.wait(timeout=30) != 0
