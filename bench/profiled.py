@@ -81,10 +81,11 @@ def _write(out: Path) -> None:
 
 def main() -> None:
     out = Path(sys.argv[1])
-    # PROGRAM is a script's path, or ``-m MODULE`` as python takes it.
+    # PROGRAM is a script's path, or ``-m MODULE`` as python takes it; either
+    # way the program sees itself first in sys.argv, its arguments after.
     module = sys.argv[3] if sys.argv[2] == "-m" else None
-    program = sys.argv[2]
     sys.argv = sys.argv[3:] if module else sys.argv[2:]
+    program = sys.argv[0]
     sys.path.insert(0, str(Path.cwd() if module else Path(program).resolve().parent))
     threading.setprofile(_profile_this_thread)
     # SIGUSR1 forgets what was counted so far and SIGUSR2 writes what was
