@@ -51,6 +51,8 @@ def _pass() -> tuple[int, datetime | None]:
     analysis. Returns the turns played (plus one while an upload is being
     stored), and the next deadline when nothing was done."""
     global _next_beat
+    # Due turns first: the analysis under way waits (games.worker.analysis).
+    ANALYST.make_way()
     try:
         # Unlike the separate worker's, this pass sends each announcement as
         # its turn commits (no broadcast.batched()): the in-memory layer sends
@@ -85,6 +87,7 @@ async def work(alarm: Alarm = ALARM) -> None:
                 continue
             # At most a heartbeat apart, so that no pause is taken for an outage.
             longest = min(settings.WORKER_INTERVAL, heartbeat.BEAT_EVERY)
+            ANALYST.go_on_before(until)
             await asyncio.to_thread(alarm.sleep, until, longest)
         except asyncio.CancelledError:
             raise

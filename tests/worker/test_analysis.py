@@ -7,12 +7,16 @@ import itertools
 import os
 import random
 import time
+from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from games import rules
 from games.bots import choose_action
+from games.management.commands import run_worker
 from games.match import services
 from games.match.finished_deals import finished_deal
 from games.match.models import DealAnalysis, Match
@@ -20,6 +24,7 @@ from games.rules import solver
 from games.worker import analysis, in_server
 from games.worker.deal_analysis import analyse_deal, is_analysed
 from tests.support.analysis import bot_match, cards_on_table, finish_deals, play_until
+from tests.support.processes import Site
 
 TOTAL = {"sun": 130, "hokum": 162, "ashkal": 130}
 
@@ -238,11 +243,27 @@ def test_an_analysis_of_another_solver_version_is_computed_again(players, settin
     assert row.plays
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_analyst_works_in_its_own_process_and_only_when_idle(players, settings):
+def _finished(players: Any, settings: Any, deals: int) -> Match:
+    """A bot match with ``deals`` deals finished and waiting for their analysis."""
     settings.ROUND_PAUSE_SECONDS = 0
     match = bot_match(players[1])
-    finish_deals(match, 1)
+    finish_deals(match, deals)
+    return match
+
+
+def _stored_soon(analyst: analysis.Analyst) -> bool:
+    """Tick as a busy worker does until the analysis under way is stored (2 minutes at most)."""
+    give_up = time.monotonic() + 120
+    while time.monotonic() < give_up:
+        if analyst.tick(idle=False):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_analyst_works_in_its_own_process_and_only_when_idle(players, settings):
+    match = _finished(players, settings, 1)
     analyst = analysis.Analyst()
     try:
         # A busy pass (turns were played) starts nothing.
@@ -251,12 +272,7 @@ def test_the_analyst_works_in_its_own_process_and_only_when_idle(players, settin
         analyst.tick(idle=True)
         assert analyst.busy
         # Meanwhile the worker goes on playing: the job runs elsewhere.
-        give_up = time.monotonic() + 120
-        stored = False
-        while not stored and time.monotonic() < give_up:
-            stored = analyst.tick(idle=False)
-            time.sleep(0.05)
-        assert stored
+        assert _stored_soon(analyst)
         assert not analyst.busy
         assert DealAnalysis.objects.filter(match=match).exists()
         # It has the processor only when no other process wants it.
@@ -264,6 +280,134 @@ def test_the_analyst_works_in_its_own_process_and_only_when_idle(players, settin
         assert os.sched_getscheduler(analyst.process_id) == os.SCHED_IDLE
     finally:
         analyst.close()
+
+
+def _stopped(pid: int) -> bool:
+    """True when process ``pid`` is stopped (state T in /proc)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat.rsplit(")", 1)[1].split()[0] in ("T", "t")
+
+
+def _becomes(condition: Any, what: str, within: float = 10) -> None:
+    """A signal takes effect a moment after it is sent."""
+    give_up = time.monotonic() + within
+    while not condition():
+        assert time.monotonic() < give_up, f"gave up waiting for {what}"
+        time.sleep(0.01)
+
+
+LINUX_PROC = pytest.mark.skipif(
+    not Path("/proc/self/stat").exists(), reason="reads process states from /proc (Linux only)"
+)
+
+
+@LINUX_PROC
+@pytest.mark.django_db(transaction=True)
+def test_the_analysis_waits_while_the_worker_plays_and_goes_on_in_its_longer_sleeps(
+    players, settings
+):
+    match = _finished(players, settings, 2)
+    analyst = analysis.Analyst()
+    try:
+        analyst.tick(idle=True)
+        assert analyst.busy
+        pid = analyst.process_id
+        assert pid is not None
+        # A pass begins: the analysis under way stops.
+        analyst.make_way()
+        _becomes(lambda: _stopped(pid), "the analysis to stop")
+        # The next turn is due sooner than ROOM: it stays stopped.
+        analyst.go_on_before(timezone.now() + timedelta(seconds=analysis.ROOM / 4))
+        time.sleep(0.05)
+        assert _stopped(pid)
+        # A longer sleep, or one with no deadline known, lets it go on.
+        analyst.go_on_before(timezone.now() + timedelta(seconds=1))
+        _becomes(lambda: not _stopped(pid), "the analysis to go on")
+        analyst.make_way()
+        _becomes(lambda: _stopped(pid), "the analysis to stop again")
+        analyst.go_on_before(None)
+        _becomes(lambda: not _stopped(pid), "the analysis to go on again")
+        # Paused and continued, it still finishes its job; an answer that
+        # waits while it is paused is collected all the same.
+        _becomes(lambda: analyst._connection.poll(), "the first answer", within=120)
+        analyst.make_way()
+        _becomes(lambda: _stopped(pid), "the analysis to stop after answering")
+        assert analyst.tick(idle=False) is True
+        assert _stopped(pid)
+        # The next job continues the process first: stopped, it would read nothing.
+        analyst.tick(idle=True)
+        assert analyst.busy
+        _becomes(lambda: not _stopped(pid), "the analysis to go on with the next job")
+        assert _stored_soon(analyst)
+        assert DealAnalysis.objects.filter(match=match).count() == 2
+        # With no job under way there is nothing to pause.
+        analyst.make_way()
+        time.sleep(0.05)
+        assert not _stopped(pid)
+    finally:
+        analyst.close()
+
+
+@LINUX_PROC
+@pytest.mark.django_db(transaction=True)
+def test_a_paused_analysis_ends_when_its_analyst_closes(players, settings):
+    _finished(players, settings, 1)
+    analyst = analysis.Analyst()
+    try:
+        analyst.tick(idle=True)
+        pid = analyst.process_id
+        assert pid is not None
+        analyst.make_way()
+        _becomes(lambda: _stopped(pid), "the analysis to stop")
+    finally:
+        analyst.close()
+    assert not Path(f"/proc/{pid}").exists()
+
+
+@LINUX_PROC
+def test_a_worker_that_exits_leaves_no_analysis_stopped(tmp_path: Path):
+    # multiprocessing ends its children with SIGTERM at exit and waits for
+    # them; the analysis process has no handler for it, so Linux ends it
+    # even while it is stopped, and the exit does not wait for ever.
+    site = Site(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    out = site.shell(
+        "from games.worker import analysis\n"
+        "analyst = analysis.Analyst()\n"
+        "analyst._spawn()\n"
+        "analyst._job = object()\n"
+        "analyst.make_way()\n"
+        "print(analyst.process_id)\n"
+    )
+    pid = int(out.split()[-1])
+    _becomes(lambda: not Path(f"/proc/{pid}").exists(), "the analysis process to end")
+
+
+@pytest.mark.django_db
+def test_every_pass_makes_way_for_the_turns_before_playing_them(monkeypatch):
+    calls: list[str] = []
+
+    class Recording:
+        def make_way(self) -> None:
+            calls.append("make way")
+
+    monkeypatch.setattr(in_server, "ANALYST", Recording())
+    monkeypatch.setattr(in_server.heartbeat, "beat", lambda: None)
+    monkeypatch.setattr(in_server._chores, "relay", lambda: 0)
+    monkeypatch.setattr(in_server._chores, "store_imports", lambda: False)
+    monkeypatch.setattr(in_server._chores, "run_due", lambda: None)
+    monkeypatch.setattr(in_server.analysis, "analyse_safely", lambda _a, idle: None)
+    monkeypatch.setattr(in_server.due_turns, "advance_due", lambda: calls.append("play") or 1)
+    in_server._pass()
+    worker = run_worker.Command()
+    worker.analyst = Recording()
+    worker.chores = in_server._chores
+    monkeypatch.setattr(
+        run_worker.due_turns, "advance_due", lambda shard: calls.append("play") or 1
+    )
+    monkeypatch.setattr(run_worker.heartbeat, "beat", lambda: None)
+    worker.next_beat = float("inf")
+    worker._pass()
+    assert calls == ["make way", "play", "make way", "play"]
 
 
 def test_the_embedded_worker_analyses_only_after_a_pass_with_nothing_due(monkeypatch):

@@ -147,7 +147,7 @@ class Command(BaseCommand):
         # Expired waiting tables and sessions (games.worker.chores).
         self.chores = Chores()
         # Finished deals, analysed in a low-priority process when nothing is due.
-        self.analyst = analysis.Analyst()
+        analyst = self.analyst = analysis.Analyst()
         while not stop.is_set():
             behind = self._pass()
             # A full batch or an upload is served again at once; otherwise the
@@ -157,8 +157,10 @@ class Command(BaseCommand):
             # moment. With bots' turns falling due one after another, a pass
             # plays one or two: an empty pass between them cost as much again.
             if not behind:
-                alarm.ALARM.sleep(self._next_deadline(), min(interval, RELAY_POLL), stop)
-        self.analyst.close()
+                until = self._next_deadline()
+                analyst.go_on_before(until)
+                alarm.ALARM.sleep(until, min(interval, RELAY_POLL), stop)
+        analyst.close()
         self.analyst = None
         connection.close()
         logger.info("worker: stopped")
@@ -189,6 +191,9 @@ class Command(BaseCommand):
         """
         _keep_connection()
         close_old_connections()
+        # Due turns first: the analysis under way waits (games.worker.analysis).
+        if self.analyst is not None:
+            self.analyst.make_way()
         try:
             # The pass's announcements go out together (at most BATCH_WAIT apart).
             with broadcast.batched():
