@@ -30,6 +30,16 @@ Run:
   is whether the servers keep up with that. A wait of 1 s offers fewer than
   200; one of 0.5 s offers far more than two cores serve, so its latency is
   that of a queue that only grows until the bots' turns come late.
+- the same, as a site sees it: add ``--stagger 40``. By default every table
+  starts in the same second and, its bots all waiting the same time, stays
+  in step with the others for the whole run: all 200 bid together, and all
+  end their deals together (five seconds with no move anywhere, then a
+  burst of new deals). On a site, tables start when their players are ready,
+  so every phase of a deal is under way somewhere at every moment. With
+  ``--stagger 40`` the tables' first turns are spread over 40 s (about one
+  deal at a wait of 0.8 s) and the warm-up starts after the last: the
+  window then also holds the finished deals' analysis, which runs all the
+  time on a site and not at all in the first deal of tables in step.
 - a short run to see that it works: add ``--short`` (20 s measured after 3 s).
 """
 
@@ -51,6 +61,13 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
     parser.add_argument("--bot-delay", type=float, default=1.0, help="seconds a bot waits")
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="start the tables spread evenly over this many seconds (default 0: all at once)",
+    )
     parser.add_argument("--stack", choices=["embedded", "production"], default="embedded")
     parser.add_argument(
         "--short", action="store_true", help="20 s measured after 3 s, to see that it works"
@@ -80,6 +97,7 @@ def main() -> None:
                 args.bot_delay,
                 Path(workdir),
                 profile,
+                args.stagger,
             )
         print(figures.line())
         print("    " + echo_line(figures), flush=True)

@@ -245,12 +245,15 @@ from django.utils import timezone
 from games.match.models import Match, Seat
 
 # Every seated player steps away at once (what services.leave_seat does, in
-# bulk): the bot plays for each seat at its own pace, from the same moment.
+# bulk): the bot plays for each seat at its own pace. Table i's first turn
+# falls due i * stagger / N seconds after the first table's.
+match_ids, bot_delay, stagger = {match_ids!r}, {bot_delay}, {stagger}
 with transaction.atomic():
-    Seat.objects.filter(match_id__in={match_ids!r}).update(away=True)
-    Match.objects.filter(pk__in={match_ids!r}).update(
-        deadline=timezone.now() + timedelta(seconds={bot_delay})
-    )
+    Seat.objects.filter(match_id__in=match_ids).update(away=True)
+    now = timezone.now()
+    for i, match_id in enumerate(match_ids):
+        offset = bot_delay + i * stagger / len(match_ids)
+        Match.objects.filter(pk=match_id).update(deadline=now + timedelta(seconds=offset))
 """
 
 
@@ -410,9 +413,10 @@ def cpu_of(stack: Stack) -> dict[str, float]:
 
 
 async def measure(
-    stack: Stack, tables: dict[int, list[str]], warmup: float, duration: float
+    stack: Stack, tables: dict[int, list[str]], warmup: float, duration: float, stagger: float
 ) -> tuple[list[Client], float, float, list[float], dict[str, float]]:
-    """Connect every client, wait ``warmup``, measure for ``duration``, stop the workers."""
+    """Connect every client, start the tables over ``stagger`` seconds, wait ``warmup``
+    more, measure for ``duration``, stop the workers."""
     clients = []
     for match_id, sessions in tables.items():
         for session in sessions:
@@ -436,9 +440,9 @@ async def measure(
     # This process stands for a few hundred browsers: its own collector stops
     # must not count as the server's delay (games' server processes do the same).
     tune_for_server()
-    go = GO.format(match_ids=list(tables), bot_delay=stack.bot_delay)
+    go = GO.format(match_ids=list(tables), bot_delay=stack.bot_delay, stagger=stagger)
     await asyncio.to_thread(stack.shell, go, 1800)
-    await asyncio.sleep(warmup)
+    await asyncio.sleep(stagger + warmup)
     echo_stop = asyncio.Event()
     echo = asyncio.create_task(
         echo_round_trips(stack.daphnes[0].ws_url, stack.daphnes[0].url, echo_stop, 100_000)
@@ -497,8 +501,12 @@ def run(
     bot_delay: float,
     workdir: Path,
     profile: Path | None = None,
+    stagger: float = 0.0,
 ) -> Figures:
     """One measured run of ``count`` bot tables on a fresh stack of ``kind``.
+
+    ``stagger``: the tables' first turns fall due spread evenly over this
+    many seconds rather than together, and the warm-up starts after the last.
 
     With ``profile``, every server process runs under cProfile and writes
     its figures there as it stops (``profiled.py``).
@@ -513,7 +521,9 @@ def run(
         tables = {int(k): v for k, v in json.loads(out.strip().splitlines()[-1]).items()}
         some_match, sessions = next(iter(tables.items()))
         loaded = first_load(stack.daphnes[0].url, f"sessionid={sessions[0]}", some_match)
-        clients, start, end, echo, cpu = asyncio.run(measure(stack, tables, warmup, duration))
+        clients, start, end, echo, cpu = asyncio.run(
+            measure(stack, tables, warmup, duration, stagger)
+        )
         events = event_times(stack, list(tables))
         tracebacks = stack.tracebacks()
     finally:
