@@ -19,9 +19,11 @@ servers kept busy, each analysis process took more processor time than its
 worker (0.33 of a core against 0.22), the bots' turns came 120-420 ms late
 (median) instead of 5-8 ms, and 160-190 actions a second were played
 instead of 218-221 (``bench/live_bench.py --stack production --tables 200
---bot-delay 0.8 --stagger 40``, where deals end all the time). A search for work
-that found none is not made again for ``LOOK_EVERY`` seconds. ``analyse_next``
-does the same work in the calling process, for tests and benchmarks.
+--bot-delay 0.8 --stagger 40``, where deals end all the time).
+
+A search for work that found none is not made again for ``LOOK_EVERY``
+seconds. ``analyse_next`` does the same work in the calling process, for
+tests and benchmarks.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from games.rules import solver
 from games.worker import analysis, in_server
 from games.worker.deal_analysis import analyse_deal, is_analysed
 from tests.support.analysis import bot_match, cards_on_table, finish_deals, play_until
-from tests.support.processes import Site
+from tests.support.processes import Site, wait_until
 
 TOTAL = {"sun": 130, "hokum": 162, "ashkal": 130}
 
@@ -251,16 +251,6 @@ def _finished(players: Any, settings: Any, deals: int) -> Match:
     return match
 
 
-def _stored_soon(analyst: analysis.Analyst) -> bool:
-    """Tick as a busy worker does until the analysis under way is stored (2 minutes at most)."""
-    give_up = time.monotonic() + 120
-    while time.monotonic() < give_up:
-        if analyst.tick(idle=False):
-            return True
-        time.sleep(0.05)
-    return False
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_analyst_works_in_its_own_process_and_only_when_idle(players, settings):
     match = _finished(players, settings, 1)
@@ -272,7 +262,7 @@ def test_the_analyst_works_in_its_own_process_and_only_when_idle(players, settin
         analyst.tick(idle=True)
         assert analyst.busy
         # Meanwhile the worker goes on playing: the job runs elsewhere.
-        assert _stored_soon(analyst)
+        wait_until(lambda: analyst.tick(idle=False), 120, "the analysis to be stored")
         assert not analyst.busy
         assert DealAnalysis.objects.filter(match=match).exists()
         # It has the processor only when no other process wants it.
@@ -286,14 +276,6 @@ def _stopped(pid: int) -> bool:
     """True when process ``pid`` is stopped (state T in /proc)."""
     stat = Path(f"/proc/{pid}/stat").read_text()
     return stat.rsplit(")", 1)[1].split()[0] in ("T", "t")
-
-
-def _becomes(condition: Any, what: str, within: float = 10) -> None:
-    """A signal takes effect a moment after it is sent."""
-    give_up = time.monotonic() + within
-    while not condition():
-        assert time.monotonic() < give_up, f"gave up waiting for {what}"
-        time.sleep(0.01)
 
 
 LINUX_PROC = pytest.mark.skipif(
@@ -315,30 +297,30 @@ def test_the_analysis_waits_while_the_worker_plays_and_goes_on_in_its_longer_sle
         assert pid is not None
         # A pass begins: the analysis under way stops.
         analyst.make_way()
-        _becomes(lambda: _stopped(pid), "the analysis to stop")
+        wait_until(lambda: _stopped(pid), 10, "the analysis to stop")
         # The next turn is due sooner than ROOM: it stays stopped.
         analyst.go_on_before(timezone.now() + timedelta(seconds=analysis.ROOM / 4))
         time.sleep(0.05)
         assert _stopped(pid)
         # A longer sleep, or one with no deadline known, lets it go on.
         analyst.go_on_before(timezone.now() + timedelta(seconds=1))
-        _becomes(lambda: not _stopped(pid), "the analysis to go on")
+        wait_until(lambda: not _stopped(pid), 10, "the analysis to go on")
         analyst.make_way()
-        _becomes(lambda: _stopped(pid), "the analysis to stop again")
+        wait_until(lambda: _stopped(pid), 10, "the analysis to stop again")
         analyst.go_on_before(None)
-        _becomes(lambda: not _stopped(pid), "the analysis to go on again")
+        wait_until(lambda: not _stopped(pid), 10, "the analysis to go on again")
         # Paused and continued, it still finishes its job; an answer that
         # waits while it is paused is collected all the same.
-        _becomes(lambda: analyst._connection.poll(), "the first answer", within=120)
+        wait_until(lambda: analyst._connection.poll(), 120, "the first answer")
         analyst.make_way()
-        _becomes(lambda: _stopped(pid), "the analysis to stop after answering")
+        wait_until(lambda: _stopped(pid), 10, "the analysis to stop after answering")
         assert analyst.tick(idle=False) is True
         assert _stopped(pid)
         # The next job continues the process first: stopped, it would read nothing.
         analyst.tick(idle=True)
         assert analyst.busy
-        _becomes(lambda: not _stopped(pid), "the analysis to go on with the next job")
-        assert _stored_soon(analyst)
+        wait_until(lambda: not _stopped(pid), 10, "the analysis to go on with the next job")
+        wait_until(lambda: analyst.tick(idle=False), 120, "the analysis to be stored")
         assert DealAnalysis.objects.filter(match=match).count() == 2
         # With no job under way there is nothing to pause.
         analyst.make_way()
@@ -358,7 +340,7 @@ def test_a_paused_analysis_ends_when_its_analyst_closes(players, settings):
         pid = analyst.process_id
         assert pid is not None
         analyst.make_way()
-        _becomes(lambda: _stopped(pid), "the analysis to stop")
+        wait_until(lambda: _stopped(pid), 10, "the analysis to stop")
     finally:
         analyst.close()
     assert not Path(f"/proc/{pid}").exists()
@@ -379,7 +361,7 @@ def test_a_worker_that_exits_leaves_no_analysis_stopped(tmp_path: Path):
         "print(analyst.process_id)\n"
     )
     pid = int(out.split()[-1])
-    _becomes(lambda: not Path(f"/proc/{pid}").exists(), "the analysis process to end")
+    wait_until(lambda: not Path(f"/proc/{pid}").exists(), 10, "the analysis process to end")
 
 
 @pytest.mark.django_db
