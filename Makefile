@@ -1,4 +1,5 @@
-# Baloot Online: `make run` serves the site, `make test` runs every test.
+# Baloot Online: `make run` serves the site, `make test` runs every test,
+# `make check` the quick tier.
 
 PYTHON ?= python3.11
 VENV := .venv
@@ -6,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint services clean messages
+.PHONY: run test check soak lint services clean messages
 
 # The virtual environment, and a stamp per requirements file so that a change
 # to the pins reinstalls on the next run.
@@ -40,7 +41,7 @@ run: $(VENV)/.requirements $(COMPILED_CATALOGS)
 	# together (scripts/run.sh).
 	HOST=$(HOST) PORT=$(PORT) scripts/run.sh
 
-# The whole suite on SQLite, then the database tests again on PostgreSQL.
+# The whole suite on SQLite, then what can differ by database on PostgreSQL.
 test: $(VENV)/.requirements-dev $(COMPILED_CATALOGS)
 	scripts/services.sh
 	# Debian's Chromium for the browser tests, when missing and installable.
@@ -48,6 +49,15 @@ test: $(VENV)/.requirements-dev $(COMPILED_CATALOGS)
 	# Debian's nginx for the proxy test (tests/realworld/test_nginx.py).
 	scripts/nginx.sh
 	scripts/test.sh
+
+# The quick tier, while editing: no browser, no server processes, no soak runs.
+check: $(VENV)/.requirements-dev $(COMPILED_CATALOGS)
+	scripts/services.sh
+	scripts/test.sh check
+
+# The full-size fuzzes, playouts and searches (marker `soak`).
+soak: $(VENV)/.requirements-dev $(COMPILED_CATALOGS)
+	scripts/test.sh soak
 
 lint: $(VENV)/.requirements-dev
 	$(BIN)/ruff check .

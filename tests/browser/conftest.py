@@ -2,8 +2,9 @@
 
 The server is the embedded default (one daphne process on a SQLite file
 with the in-memory channel layer, and the worker beside it), started with
-DEBUG off. Each browser is Debian's Chromium driven by Playwright, with a
-fresh profile; when a test ends, every page it opened is saved as a
+DEBUG off. Each browser is a fresh context (profile) of Debian's Chromium,
+driven by Playwright and started once per module (the ``chromium`` fixture
+of ``tests/conftest.py``); when a test ends, every page it opened is saved as a
 screenshot under ``test-artifacts/browser/`` so a person can look at the
 final state.
 
@@ -24,28 +25,17 @@ import pytest
 
 from tests.browser.table_page import ARTIFACTS
 from tests.support.servers import Daphne, Stack
-from tests.support.services import CHROMIUM
 
 if TYPE_CHECKING:
     # Imported when the tests run: without Playwright they are skipped, not broken.
     from playwright.sync_api import (
+        Browser,
         BrowserContext,
         ConsoleMessage,
         Page,
-        Playwright,
         ViewportSize,
     )
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 # Reports every violation of the page's Content-Security-Policy on the console,
 # where the collector below reads it. Playwright adds it to each document
 # through the browser's protocol, so the policy does not block it.
@@ -87,14 +77,6 @@ def server(site: Stack) -> Daphne:
     return site.daphnes[0]
 
 
-@pytest.fixture(scope="module")
-def playwright_driver() -> Iterator[Playwright]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        yield driver
-
-
 @pytest.fixture
 def csp_violations() -> list[str]:
     """What the test's pages reported breaking the Content-Security-Policy, as they go."""
@@ -103,13 +85,13 @@ def csp_violations() -> list[str]:
 
 @pytest.fixture
 def open_browser(
-    playwright_driver: Playwright,
-    tmp_path: Path,
+    chromium: Browser,
     request: pytest.FixtureRequest,
     csp_violations: list[str],
 ) -> Iterator[Callable[[str], Page]]:
-    """Opens a browser with a fresh profile; returns its page. Screenshots each page at the
-    end, and fails the test if any page broke the Content-Security-Policy."""
+    """Opens a fresh browser profile (a context of the run's Chromium); returns its page.
+    Screenshots each page at the end, and fails the test if any page broke the
+    Content-Security-Policy."""
     contexts: list[tuple[str, BrowserContext]] = []
     violations = csp_violations
 
@@ -121,20 +103,12 @@ def open_browser(
         page.on("console", on_console)
 
     def open_one(name: str) -> Page:
-        context = playwright_driver.chromium.launch_persistent_context(
-            str(tmp_path / f"profile-{name}"),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport=VIEWPORT,
-        )
+        context = chromium.new_context(viewport=VIEWPORT)
         context.set_default_timeout(30_000)
         context.add_init_script(REPORT_CSP_VIOLATIONS)
         context.on("page", lambda page: watch(name, page))
         contexts.append((name, context))
-        for page in context.pages:
-            watch(name, page)
-        return context.pages[0] if context.pages else context.new_page()
+        return context.new_page()
 
     yield open_one
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -168,7 +168,6 @@ def test_two_players_at_one_table_see_each_others_moves_without_reloading(
 
 
 # A whole match played by bots takes half a minute: CI runs it, a local run leaves it out.
-@pytest.mark.slow
 def test_after_a_whole_match_the_replay_steps_through_a_deal_by_keyboard(
     server: Daphne, site: Stack, open_browser: Callable[[str], Page]
 ):

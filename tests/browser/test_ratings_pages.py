@@ -10,19 +10,16 @@ Content-Security-Policy.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM_ARGS
 from tests.browser.table_page import ARTIFACTS, log_in
 from tests.realworld.tables import PASSWORD
 from tests.support.servers import Daphne, Stack
-from tests.support.services import CHROMIUM
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page, Playwright
+    from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
@@ -70,24 +67,16 @@ def rated_site(site: Stack) -> Stack:
 
 
 @pytest.fixture
-def browse(
-    playwright_driver: Playwright, tmp_path: Path
-) -> Iterator[Callable[[tuple[int, int]], tuple[Page, list[str]]]]:
-    """A fresh browser of the given size, and the console errors it reports."""
+def browse(chromium: Browser) -> Iterator[Callable[[tuple[int, int]], tuple[Page, list[str]]]]:
+    """A fresh browser profile of the given size, and the console errors it reports."""
     contexts = []
 
     def open_one(size: tuple[int, int]) -> tuple[Page, list[str]]:
         width, height = size
-        context = playwright_driver.chromium.launch_persistent_context(
-            str(tmp_path / f"profile-{width}"),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport={"width": width, "height": height},
-        )
+        context = chromium.new_context(viewport={"width": width, "height": height})
         context.set_default_timeout(30_000)
         contexts.append(context)
-        page = context.pages[0] if context.pages else context.new_page()
+        page = context.new_page()
         errors: list[str] = []
         page.on(
             "console",

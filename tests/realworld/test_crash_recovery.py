@@ -29,7 +29,7 @@ from tests.realworld.tables import (
 )
 from tests.support.servers import Stack
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 REPETITIONS = 10
 LOGGED_EVENT = re.compile(r"match (\d+) event (\d+): ")

@@ -22,12 +22,11 @@ import pytest
 
 from tests.realworld.tables import PASSWORD, abort, match_seq, start_tables
 from tests.support.servers import ROOT, Stack
-from tests.support.services import CHROMIUM
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page, WebSocketRoute
+    from playwright.sync_api import Browser, Page, WebSocketRoute
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.browser]
 
 CRASHES = 3
 # The bound of every wait: it only catches a page that hangs.
@@ -35,7 +34,6 @@ HANG_MS = 60_000
 # The longest wait between two attempts to reconnect (static/js/table.js).
 LONGEST_RETRY_MS = 1500
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 # Records when the page's socket opens and closes, on the page's own clock
 # (the same machine's clock as the test's).
 WATCH_SOCKET = """
@@ -49,26 +47,19 @@ document.addEventListener('htmx:wsClose', (e) => {
 
 
 @pytest.fixture
-def chromium(tmp_path: Path) -> Iterator[Page]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        context = driver.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 800},
-            # The site's CSP forbids eval, which Playwright's waits use.
-            bypass_csp=True,
-        )
-        context.set_default_timeout(30_000)
-        page = context.pages[0] if context.pages else context.new_page()
-        page.add_init_script(WATCH_SOCKET)
-        try:
-            yield page
-        finally:
-            context.close()
+def table_page(chromium: Browser) -> Iterator[Page]:
+    context = chromium.new_context(
+        viewport={"width": 1280, "height": 800},
+        # The site's CSP forbids eval, which Playwright's waits use.
+        bypass_csp=True,
+    )
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    page.add_init_script(WATCH_SOCKET)
+    try:
+        yield page
+    finally:
+        context.close()
 
 
 def open_table(page: Page, base_url: str, username: str, match_id: int) -> None:
@@ -95,7 +86,7 @@ def screenshot(page: Page, name: str) -> None:
 
 
 def test_a_page_comes_back_with_its_server(
-    postgres_url: str, redis_url: str, tmp_path: Path, chromium: Page
+    postgres_url: str, redis_url: str, tmp_path: Path, table_page: Page
 ):
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -107,24 +98,24 @@ def test_a_page_comes_back_with_its_server(
     try:
         [table] = start_tables(stack, 1, (1,), prefix="reconnect")
         pk = table.match_id
-        open_table(chromium, victim.url, "reconnect0s1", pk)
+        open_table(table_page, victim.url, "reconnect0s1", pk)
         # However many attempts failed, the next comes within 1.5 s: the
         # extension's own backoff, which grows to a minute, is replaced.
-        waits = chromium.evaluate(
+        waits = table_page.evaluate(
             "[...Array(2000).keys()].map(n => htmx.config.wsReconnectDelay(n % 40))"
         )
         assert min(waits) >= 0
         assert max(waits) <= LONGEST_RETRY_MS
-        banner = chromium.locator("[data-connection]")
+        banner = table_page.locator("[data-connection]")
         for crash in range(1, CRASHES + 1):
             time.sleep(rng.uniform(0.2, 1.0))
-            before = len(opens(chromium))
+            before = len(opens(table_page))
             victim.kill()
             banner.wait_for(state="visible", timeout=HANG_MS)
             if crash == 1:
-                screenshot(chromium, "down-desktop-en")
+                screenshot(table_page, "down-desktop-en")
             # The table stays on the page, readable, while the socket is down.
-            assert chromium.locator("#table").is_visible()
+            assert table_page.locator("#table").is_visible()
             # Long enough for the extension's own backoff to grow to seconds.
             time.sleep(rng.uniform(2.0, 6.0))
             victim.start()
@@ -132,18 +123,18 @@ def test_a_page_comes_back_with_its_server(
                 assert victim.alive, victim.tail()
                 time.sleep(0.02)
             try:
-                chromium.wait_for_function(
+                table_page.wait_for_function(
                     f"window.socketLog.opens.length > {before}", timeout=HANG_MS
                 )
             except PlaywrightTimeout:
-                log = chromium.evaluate("window.socketLog")
+                log = table_page.evaluate("window.socketLog")
                 raise AssertionError(
                     f"crash {crash}: the page never reconnected; close codes {log['codes']}\n"
                     f"{victim.tail()}"
                 ) from None
             banner.wait_for(state="hidden", timeout=HANG_MS)
             # Resynchronised on connecting: the page shows the match as it is now.
-            chromium.wait_for_function(
+            table_page.wait_for_function(
                 f"Number(document.querySelector('#table').dataset.seq) >= {match_seq(stack, pk)}",
                 timeout=HANG_MS,
             )
@@ -154,7 +145,7 @@ def test_a_page_comes_back_with_its_server(
 
 
 def test_actions_go_through_while_the_socket_is_down(
-    postgres_url: str, redis_url: str, tmp_path: Path, chromium: Page
+    postgres_url: str, redis_url: str, tmp_path: Path, table_page: Page
 ):
     # No worker: nothing forces the turn while the test reads the page.
     stack = Stack(postgres_url, redis_url, tmp_path, servers=1, workers=0)
@@ -173,36 +164,36 @@ def test_actions_go_through_while_the_socket_is_down(
     try:
         [table] = start_tables(stack, 1, (1, 2, 3, 4), prefix="offline", can_log_in=True)
         pk = table.match_id
-        chromium.route_web_socket("**/ws/match/**", sockets)
-        chromium.goto(f"{server.url}/accounts/login/")
-        chromium.fill("input[name=username]", f"offline0s{table.turn}")
-        chromium.fill("input[name=password]", PASSWORD)
-        chromium.click("main form button[type=submit]")
-        chromium.wait_for_url("**/accounts/profile/")
-        chromium.goto(f"{server.url}/match/{pk}/")
-        banner = chromium.locator("[data-connection]")
+        table_page.route_web_socket("**/ws/match/**", sockets)
+        table_page.goto(f"{server.url}/accounts/login/")
+        table_page.fill("input[name=username]", f"offline0s{table.turn}")
+        table_page.fill("input[name=password]", PASSWORD)
+        table_page.click("main form button[type=submit]")
+        table_page.wait_for_url("**/accounts/profile/")
+        table_page.goto(f"{server.url}/match/{pk}/")
+        banner = table_page.locator("[data-connection]")
         banner.wait_for(state="visible")
-        seq = shown_seq(chromium)
+        seq = shown_seq(table_page)
         # The turn's first choice, posted over HTTP: the answer updates the table.
-        chromium.locator("#table .controls button[name=action]").first.click()
-        chromium.wait_for_function(
+        table_page.locator("#table .controls button[name=action]").first.click()
+        table_page.wait_for_function(
             f"Number(document.querySelector('#table').dataset.seq) > {seq}", timeout=HANG_MS
         )
-        assert shown_seq(chromium) == match_seq(stack, pk)
+        assert shown_seq(table_page) == match_seq(stack, pk)
         assert banner.is_visible()
-        screenshot(chromium, "acted-offline-desktop-en")
-        chromium.set_viewport_size({"width": 390, "height": 844})
-        screenshot(chromium, "acted-offline-phone-en")
+        screenshot(table_page, "acted-offline-desktop-en")
+        table_page.set_viewport_size({"width": 390, "height": 844})
+        screenshot(table_page, "acted-offline-phone-en")
         # The notice in Arabic, on a reload while the socket is still down.
-        chromium.context.add_cookies(
+        table_page.context.add_cookies(
             [{"name": "django_language", "value": "ar", "url": server.url}]
         )
-        chromium.reload()
+        table_page.reload()
         banner.wait_for(state="visible")
         assert banner.inner_text() == "جارٍ إعادة الاتصال…"
-        screenshot(chromium, "offline-phone-ar")
-        chromium.set_viewport_size({"width": 1280, "height": 800})
-        screenshot(chromium, "offline-desktop-ar")
+        screenshot(table_page, "offline-phone-ar")
+        table_page.set_viewport_size({"width": 1280, "height": 800})
+        screenshot(table_page, "offline-desktop-ar")
 
         blocked = False
         banner.wait_for(state="hidden", timeout=HANG_MS)

@@ -32,7 +32,7 @@ from tests.realworld.tables import (
 from tests.support.servers import Stack, redis_problem
 from tests.support.services import service_missing
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 
 def redis_start(port: int) -> list[str]:

@@ -26,7 +26,7 @@ from tests.realworld.clients import HttpSession, TableWatcher, close_all
 from tests.realworld.tables import PASSWORD, abort, create_user, events, match_seq, start_tables
 from tests.support.servers import Stack, Worker
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 # The seat to act's countdown: milliseconds left when the table was rendered.
 COUNTDOWN = re.compile(r'class="countdown[^"]*"[^>]*data-ms="(\d+)"')

@@ -1,5 +1,5 @@
-"""Random complete matches through the engine (issue 2: 200 by default,
-2,000 behind the ``slow`` marker)."""
+"""Random complete matches through the engine: 200 in every run, 2,000 more
+behind the ``soak`` marker (`make soak`)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def test_random_matches_keep_every_invariant(block: int) -> None:
         assert state.winner in ("A", "B")
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 @pytest.mark.parametrize("block", range(40))
 def test_two_thousand_random_matches(block: int) -> None:
     for seed in range(10_000 + block * 50, 10_000 + block * 50 + 50):

@@ -47,7 +47,7 @@ def test_end_games_of_up_to_four_tricks_match_minimax() -> None:
     assert {"sun", "hokum"} <= kinds
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 def test_a_thousand_end_games_match_minimax() -> None:
     kinds = _check_endgames(seed=13, count=1000, max_tricks=4)
     assert {"sun", "ashkal", "hokum", "locked hokum"} <= kinds
@@ -188,7 +188,7 @@ def test_a_deal_solver_gives_the_values_and_best_cards_of_fresh_searches() -> No
     assert _check_deal_solver(seed=31, count=150, max_tricks=3) > 500
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 def test_a_deal_solver_on_many_end_games() -> None:
     assert _check_deal_solver(seed=32, count=300, max_tricks=4) > 1500
 

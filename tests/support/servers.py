@@ -26,6 +26,7 @@ import hashlib
 import http.client
 import os
 import secrets
+import shutil
 import signal
 import socket
 import sqlite3
@@ -44,8 +45,10 @@ BIN = Path(sys.executable).parent
 DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 # Redis database indexes of their own, so that flushing them never touches
-# what a developer keeps in database 0.
-TEST_REDIS_DB = 13
+# what a developer keeps in database 0. Each parallel test process (pytest-xdist
+# names them gw0, gw1, ...) has its own index, counting down from 13, so that
+# one process's flush never empties another's stack.
+TEST_REDIS_DB = 13 - int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
 # Engineers sharing one Redis server give each benchmark run an index of its own.
 BENCH_REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "14"))
 # How long a process may take to answer after it was started: a bound that
@@ -75,6 +78,10 @@ SITE_VARIABLES = (
 
 # collectstatic writes to the project's STATIC_ROOT: once per run is enough.
 _collected = False
+# A SQLite file with every migration applied and nothing else, made by the
+# first SQLite stack of this process and copied by every later one: migrating
+# costs seconds, copying a file milliseconds.
+_migrated_sqlite: Path | None = None
 # Every process started here, so that an interrupted run leaves none behind.
 _RUNNING: set[ServerProcess] = set()
 
@@ -356,9 +363,22 @@ class Stack:
         return [*self.daphnes, *self.worker_processes]
 
     def prepare(self) -> None:
-        """Migrate the database and collect the static files the pages link to."""
-        global _collected
-        self.manage("migrate", "--noinput")
+        """Migrate the database and collect the static files the pages link to.
+
+        A new SQLite file is a copy of this process's first migrated one.
+        """
+        global _collected, _migrated_sqlite
+        sqlite = sqlite_file(self.database_url)
+        fresh = sqlite if sqlite is not None and not sqlite.exists() else None
+        if fresh is not None and _migrated_sqlite is not None:
+            shutil.copyfile(_migrated_sqlite, fresh)
+        else:
+            self.manage("migrate", "--noinput")
+            if fresh is not None and _migrated_sqlite is None:
+                template = Path(tempfile.mkdtemp(prefix="baloot-migrated-")) / "db.sqlite3"
+                shutil.copyfile(fresh, template)
+                atexit.register(shutil.rmtree, template.parent, True)
+                _migrated_sqlite = template
         if not _collected:
             # DEBUG is off, so pages need the hashed names of collected files.
             # One collectstatic at a time per checkout: two test runs writing
@@ -457,6 +477,13 @@ def site_environment(
         env["WORKER_IN_SERVER"] = "1"
     env.update(extra)
     return env
+
+
+def sqlite_file(database_url: str) -> Path | None:
+    """The file a ``sqlite:///`` URL names, or None for another database."""
+    if database_url.startswith("sqlite:///"):
+        return Path(database_url.removeprefix("sqlite:///"))
+    return None
 
 
 def query(database_url: str, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:

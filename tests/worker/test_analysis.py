@@ -168,7 +168,7 @@ def test_the_analysis_of_a_whole_deal_equals_fresh_searches(seed):
     assert analyse_deal(states, actions) == analysis_from_scratch(states, actions)
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 def test_the_analysis_of_many_whole_deals_equals_fresh_searches():
     for seed in range(100, 112):
         states, actions = random_deal(seed)

@@ -93,7 +93,6 @@ def test_the_worker_finishes_bot_matches_logs_no_card_and_stops_on_sigterm(
     assert "All 1 matches replay consistently." in site.manage("verify_matches")
 
 
-@pytest.mark.slow
 def test_two_workers_share_the_tables_and_record_every_turn_once(database: Path, tmp_path: Path):
     site = Site(f"sqlite:///{database}")
     ids = start_bot_matches(site, 2)
