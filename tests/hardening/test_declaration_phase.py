@@ -25,6 +25,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules
+from games.bots import choose_action, strong_auction
 from games.history.notation_export import match_document
 from games.match import dealing, recent_states, services
 from games.match.deadlines import DECISION_SECONDS
@@ -284,3 +285,34 @@ def test_each_declaration_falls_due_at_its_own_deadline_after_a_restart_too(
         e.payload["seat"] for e in Event.objects.filter(match=match) if "declare" in e.payload
     ]
     assert declared == [1, 2, 3, 4]
+
+
+def strong_guesses(state: rules.State, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many guessed deals the strong bot plays out over the declaration of the seat to act."""
+    played = 0
+    play_out = strong_auction.play_out
+
+    def counted(*args: Any) -> Any:
+        nonlocal played
+        played += 1
+        return play_out(*args)
+
+    monkeypatch.setattr(strong_auction, "play_out", counted)
+    assert state.turn is not None
+    choice = choose_action(state, state.turn, level="strong", budget_ms=10**9)
+    assert choice in rules.legal_actions(state)
+    monkeypatch.setattr(strong_auction, "play_out", play_out)
+    return played
+
+
+def test_a_strong_bot_thinks_as_long_over_a_hand_without_projects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The time a bot takes to declare is no tell either: the same work for either hand."""
+    state = after_sun(rules.deck_from_hands(4, hands_of(WITH_SIRA), FACEUP, 1))
+    bare = strong_guesses(state, monkeypatch)
+    for seat in (1, 2):
+        state = rules.apply(state, {"seat": seat, "declare": []})
+    assert state.turn == HOLDER
+    holding = strong_guesses(state, monkeypatch)
+    assert bare == holding == strong_auction.DECLARE_SAMPLES
