@@ -894,7 +894,6 @@ def _record(
                 if locked_row:
                     raise StaleSequence(expected=expected_seq, current=expected_seq + 1) from None
                 raise _conflict(match.pk, expected_seq, payload) from None
-            state = _declare_nothing_for_bare_hands(match, state)
             over = state.phase is rules.Phase.MATCH_OVER
             if over or state.phase is rules.Phase.ROUND_OVER:
                 # Statistics and ratings are committed with the deal's last action;
@@ -911,23 +910,6 @@ def _record(
     except rows.EventRefused:
         raise StaleSequence(expected=expected_seq, current=expected_seq + 1) from None
     return outcome
-
-
-def _declare_nothing_for_bare_hands(match: Match, state: rules.State) -> rules.State:
-    """Record "no projects" for each seat in turn whose hand has none to declare.
-
-    Such a seat is never asked (as the Baloot apps do): its only legal
-    declaration is recorded for it at once, an event like any other, so
-    replays and the log are unchanged in kind.
-    """
-    while state.phase is rules.Phase.DECLARING and state.turn is not None:
-        seat = state.turn
-        nothing: dict[str, Any] = {"seat": seat, "declare": []}
-        if rules.legal_actions(state) != [nothing]:
-            break
-        state = rules.apply(state, nothing)
-        _append(match, Event.Kind.ACTION, nothing, actor_seat=seat)
-    return state
 
 
 def deal_next(match: MatchRef, expected_seq: int) -> Outcome:
