@@ -138,9 +138,29 @@ WORKER_IN_SERVER = environment.flag(os.environ, "WORKER_IN_SERVER", default=Fals
 DEAL_ANALYSIS = environment.flag(os.environ, "DEAL_ANALYSIS", default=True)
 # How many table sockets one user may hold at one match in one server process.
 TABLE_SOCKETS_PER_USER = environment.count(os.environ, "TABLE_SOCKETS_PER_USER", 4)
-# And this many table sockets per server process in all: one more is closed
-# at once (4429), so that a crowd of sockets cannot starve the process.
+# And this many sockets per server process in all, table and quick-match
+# pages together: one more is closed at once (4429, which the pages try
+# again later), so that a crowd of sockets cannot starve the process. The
+# last TABLE_SOCKETS_RESERVED_FOR_PLAYERS of them are kept for the players
+# of matches that are not over (games/table/admission.py).
 TABLE_SOCKETS_PER_SERVER = environment.count(os.environ, "TABLE_SOCKETS_PER_SERVER", 2000)
+TABLE_SOCKETS_RESERVED_FOR_PLAYERS = environment.count(
+    os.environ, "TABLE_SOCKETS_RESERVED_FOR_PLAYERS", 500
+)
+# The sockets one person may hold across all matches and server processes
+# (counted in Redis when REDIS_URL is set): at the tables where they play,
+# at the tables they watch, and quick-match pages.
+TABLE_PLAYING_SOCKETS_PER_USER = environment.count(os.environ, "TABLE_PLAYING_SOCKETS_PER_USER", 16)
+TABLE_WATCHING_SOCKETS_PER_USER = environment.count(
+    os.environ, "TABLE_WATCHING_SOCKETS_PER_USER", 8
+)
+QUEUE_SOCKETS_PER_USER = environment.count(os.environ, "QUEUE_SOCKETS_PER_USER", 4)
+# A table socket stays open this long after its match finished or was
+# aborted, for the result, the chat and the rematch offer; then it is closed
+# (4410) and the page says that the table no longer updates.
+TABLE_SOCKETS_AFTER_END_SECONDS = environment.seconds(
+    os.environ, "TABLE_SOCKETS_AFTER_END_SECONDS", 600.0
+)
 # A quick-match player waiting this long is offered to fill the table with
 # bots and start at once, unrated (games/social/queue.py).
 QUICK_MATCH_BOT_WAIT = environment.seconds(os.environ, "QUICK_MATCH_BOT_WAIT", 45.0)

@@ -5,9 +5,9 @@ may watch it in the other, and neither reads the other's. Who is in which
 room is decided by ``games.match.access.chat_room``, the one place that says
 who may see a match. A chat line is never a match event: it is stored in
 its own table and announced to the table's sockets by its number alone,
-so the channel layer carries no text and never a card; each socket reads
-the line and shows it to its own user if their room, mutes and settings
-allow.
+so the channel layer carries no text and never a card; each server process
+reads the line once for its sockets there and shows it to each user whose
+room, mutes and settings allow (``games.social.lines``).
 """
 
 from __future__ import annotations
@@ -259,15 +259,3 @@ def lines_for(where: Seating, room: str, viewer: Any) -> list[ChatMessage]:
         .order_by("-id")[:SHOWN_LINES]
     )
     return list(reversed(list(lines)))
-
-
-def line_for(message_id: int, where: Seating, viewer: Any, invite: str = "") -> ChatMessage | None:
-    """Message ``message_id`` if ``viewer`` is to see it now: their room, not hidden, not muted."""
-    message = ChatMessage.objects.select_related("author").filter(pk=message_id).first()
-    if message is None or message.hidden or message.match_id != where.match.pk:
-        return None
-    if room_of(where, viewer, invite) != message.room or not chat_enabled(viewer):
-        return None
-    if ChatMute.objects.filter(viewer=viewer, muted_id=message.author_id).exists():
-        return None
-    return message

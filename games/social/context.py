@@ -56,15 +56,17 @@ def chat_context(
 
 
 def chat_line_context(
-    where: chat.Seating, line: ChatMessage, user: Any, invite: str = ""
+    where: chat.Seating, line: ChatMessage, *, own: bool, invite: str = ""
 ) -> dict[str, Any]:
-    """The context of one pushed chat line."""
+    """The context of one pushed chat line, for its author (``own``) or another reader
+    (``invite``: the table's live invite the reader came with, or empty)."""
     return {
         "line": _decorate(line),
         "chat": {
-            "viewer_id": user.pk,
+            # The template tells one's own lines by the author: nobody else's id is needed.
+            "viewer_id": line.author_id if own else None,
             "urls": _urls(where.match.pk),
-            "invite": invite if invite_matches(where.match, invite) else "",
+            "invite": invite,
         },
     }
 

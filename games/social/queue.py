@@ -7,8 +7,8 @@ disjoint entries instead of waiting for each other, and an entry is marked
 matched in the same transaction that seats its player, so nobody is seated
 twice. A matcher that finds fewer than four free entries while four or more
 are waiting (the others are locked by a matcher about to give up) tries again
-a moment later, so a wake-up is never lost; the waiting pages' sockets also
-try every few seconds.
+a moment later, so a wake-up is never lost; each server process also tries
+every few seconds for the pools its waiting pages are in.
 
 An entry is *live* while its player's queue page is open: a socket row
 (``QueueSocket``) refreshed every ``TICK_SECONDS``, or a join younger than
@@ -180,8 +180,13 @@ def page_opened(user: Any, channel_name: str) -> None:
 
 
 def page_seen(channel_name: str) -> None:
-    """An open queue page is still there (its socket's regular tick)."""
-    QueueSocket.objects.filter(channel_name=channel_name).update(seen_at=timezone.now())
+    """One open queue page is still there."""
+    pages_seen([channel_name])
+
+
+def pages_seen(channel_names: list[str]) -> None:
+    """Open queue pages are still there: one write for all of a server process's pages."""
+    QueueSocket.objects.filter(channel_name__in=channel_names).update(seen_at=timezone.now())
 
 
 def page_closed(user: Any, channel_name: str) -> None:
@@ -347,7 +352,8 @@ def seated_by(user: Any, entry_id: int) -> Match | None:
 
 
 def _announce_pool_on_commit(mode: str, play_timer: int) -> None:
-    send_on_commit(pool_group(mode, play_timer), {"type": "queue.changed"})
+    # Only the number waiting changes for the pool's other pages.
+    send_on_commit(pool_group(mode, play_timer), {"type": "queue.pool"})
 
 
 def _announce_user_on_commit(user_id: int) -> None:

@@ -81,9 +81,13 @@ def accept(user: Any, match_id: int) -> RematchOffer:
             )
         if offer.new_match_id is not None:
             return offer
-        offer.accepted.add(user)
-        people = {seat.number: seat.user for seat in seats if seat.user is not None}
         agreed = set(offer.accepted.values_list("pk", flat=True))
+        if user.pk in agreed:
+            # Accepting twice changes nothing: the table's sockets hear nothing of it.
+            return offer
+        offer.accepted.add(user)
+        agreed.add(user.pk)
+        people = {seat.number: seat.user for seat in seats if seat.user is not None}
         if {person.pk for person in people.values()} <= agreed:
             outcome = services.open_full_table(
                 people,
