@@ -387,13 +387,17 @@ def open_full_table(
     play_timer: int,
     unrated: bool = False,
     bot_levels: Mapping[int, str] | None = None,
+    is_private: bool = False,
+    creator: Any = None,
 ) -> Outcome:
     """A table with ``people[n]`` in seat n and bots in the other seats, started at once.
 
-    For tables nobody opens by hand: a quick match, a rematch. The person in
-    the lowest seat is its creator; ``bot_levels[n]`` is the level of the bot
-    in seat n (normal when not given). Raises NotAllowed (no person, or one
-    not logged in), InvalidSeat, InvalidSetting.
+    For tables nobody opens by hand: a quick match, a rematch. Its creator is
+    ``creator`` when that person is seated, else the person in the lowest
+    seat; ``bot_levels[n]`` is the level of the bot in seat n (normal when
+    not given). A private table gets an invite link of its own, issued now.
+    Raises NotAllowed (no person, or one not logged in), InvalidSeat,
+    InvalidSetting.
     """
     if not people:
         raise NotAllowed()
@@ -403,9 +407,13 @@ def open_full_table(
     levels = dict(bot_levels or {})
     for level in levels.values():
         _check_bot_level(level)
-    creator = people[min(people)]
+    seated = {person.pk for person in people.values()}
+    if creator is None or creator.pk not in seated:
+        creator = people[min(people)]
     with transaction.atomic():
-        match = create_match(creator, mode=mode, play_timer=play_timer, seat=None)
+        match = create_match(
+            creator, mode=mode, play_timer=play_timer, is_private=is_private, seat=None
+        )
         if unrated:
             match.unrated = True
             match.save(update_fields=["unrated"])

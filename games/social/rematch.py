@@ -3,8 +3,12 @@
 Any person seated at a finished match may offer a rematch, which counts as
 their own acceptance; the others accept with the same button. When every
 person at the table has accepted, a new match starts with the same seats
-(bots stay bots, an unrated match stays unrated). An offer lapses
-``OFFER_SECONDS`` after it was made; a new one may be made afterwards.
+(bots stay bots, an unrated match stays unrated, a private table stays
+private with an invite link of its own). An offer lapses ``OFFER_SECONDS``
+after it was made; a new one may be made afterwards.
+
+To someone who may not see the match, a private match is as missing as a
+match that does not exist: both are MatchNotFound.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ class RematchState:
     i_accepted: bool
     lapsed: bool
     seconds_left: float
+    started: bool
+    # The new match, for those who may go to it.
     new_match: Match | None
 
 
@@ -56,11 +62,12 @@ def live_offer(match: Match, now: datetime | None = None) -> RematchOffer | None
     return offer
 
 
-def accept(user: Any, match_id: int) -> RematchOffer:
+def accept(user: Any, match_id: int, *, invite: str = "") -> RematchOffer:
     """Offer a rematch of ``match_id``, or accept the standing offer; start it once all agree.
 
-    Raises NotAllowed (not a person seated there), MatchNotFound,
-    RematchRefused (the match is not finished).
+    Raises NotAllowed (someone who may see the match but has no seat there),
+    MatchNotFound (no such match, or one the user may not see with
+    ``invite``), RematchRefused (the match is not finished).
     """
     if user is None or not user.is_authenticated:
         raise NotAllowed(_("Please log in first."))
@@ -70,6 +77,8 @@ def accept(user: Any, match_id: int) -> RematchOffer:
             raise MatchNotFound()
         seats = list(Seat.objects.filter(match=match).select_related("user"))
         if access.seat_of(seats, user) is None:
+            if not access.may_see(match, user, seats, invite):
+                raise MatchNotFound()
             raise NotAllowed()
         if match.status != Match.Status.FINISHED:
             raise RematchRefused()
@@ -92,6 +101,10 @@ def accept(user: Any, match_id: int) -> RematchOffer:
                 unrated=match.unrated,
                 # A bot in the rematch plays as well as the one it replaces.
                 bot_levels={seat.number: seat.bot_level for seat in seats if seat.is_bot},
+                # A private table's rematch is private too, with a fresh invite
+                # link that its creator hands out again if they wish.
+                is_private=match.is_private,
+                creator=match.creator,
             )
             offer.new_match = outcome.match
             offer.save(update_fields=["new_match"])
@@ -106,13 +119,20 @@ def state_for(match: Match, seats: list[Seat], user: Any) -> RematchState:
     offer = live_offer(match, now)
     people = [seat.user for seat in seats if seat.user is not None]
     agreed = set(offer.accepted.values_list("pk", flat=True)) if offer else set()
+    is_player = access.seat_of(seats, user) is not None
+    started = offer is not None and offer.new_match_id is not None
+    new_match = offer.new_match if offer and started else None
+    if new_match is not None and new_match.is_private and not is_player:
+        # An invited spectator of a private table is not invited to its rematch.
+        new_match = None
     return RematchState(
         offer=offer,
-        is_player=access.seat_of(seats, user) is not None,
+        is_player=is_player,
         accepted=[p.get_username() for p in people if p.pk in agreed],
         waiting_for=[p.get_username() for p in people if p.pk not in agreed],
         i_accepted=getattr(user, "pk", None) in agreed,
         lapsed=offer is None and latest is not None,
         seconds_left=max(0.0, (offer.expires_at - now).total_seconds()) if offer else 0.0,
-        new_match=offer.new_match if offer and offer.new_match_id else None,
+        started=started,
+        new_match=new_match,
     )

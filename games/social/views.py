@@ -200,9 +200,11 @@ def rematch_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The rematch panel (GET, once the table shows the match is over); POST offers or accepts."""
     if request.method == "GET":
         return _rematch_panel(request, pk)
+    invite = request.POST.get("invite") or request.GET.get("invite", "")
     try:
-        offer = rematch.accept(request.user, pk)
+        offer = rematch.accept(request.user, pk, invite=invite)
     except MatchNotFound:
+        # A private match one may not see answers as a missing one does.
         raise Http404 from None
     except ServiceError as error:
         if request.htmx:  # type: ignore[attr-defined]
