@@ -223,6 +223,8 @@ RATE_LIMITS = environment.rates(
         "BOT_MATCHES": "20/h",  # matches against bots started per player
         "IMPORTS": "20/d",  # notation documents imported per player
         "AWAY": "60/h",  # "I'm back" / step-away toggles per player
+        "QUEUE": "60/h",  # quick-match joins, cancels and "fill with bots" per player
+        "REMATCH": "60/h",  # rematch offers and acceptances per player
     },
 )
 RATELIMIT_VIEW = "accounts.limits.too_many_requests"

@@ -10,6 +10,9 @@
   seated could otherwise fill a stranger's table with bots and start it.
 - **Host** (remove a player from a seat before the start): the creator.
 - **Act**: only for the seat one holds (``own_seat``).
+- **Play on**: a person seated at a running match, stepped away or not, is
+  seated at no other by quick match or a rematch (``running_match_of``): one
+  account cannot keep many tables busy at once.
 
 An invite token works for ``INVITE_MAX_AGE_SECONDS`` after it was issued,
 and not at all once the creator turned the link off; a match still being
@@ -41,6 +44,18 @@ def seat_of(seats: Iterable[Seat], user: Any) -> Seat | None:
 def own_seat(match: Match, user: Any) -> Seat | None:
     """The seat ``user`` holds in ``match``, read from the database; the only seat they act for."""
     return Seat.objects.filter(match=match, user=user).first()
+
+
+def running_match_of(user: Any) -> Match | None:
+    """The running match ``user`` holds a seat at (the latest started), if any."""
+    pk = getattr(user, "pk", None)
+    if pk is None:
+        return None
+    return (
+        Match.objects.filter(status=Match.Status.PLAYING, seats__user_id=pk)
+        .order_by("-started_at", "-id")
+        .first()
+    )
 
 
 def is_member(match: Match, seats: Iterable[Seat], user: Any) -> bool:

@@ -17,6 +17,12 @@ the queue at once; a reload within ``GRACE_SECONDS`` takes the place back.
 
 After ``QUICK_MATCH_BOT_WAIT`` seconds a waiting player may start at once
 with bots in the other seats; such a match is marked ``unrated``.
+
+One match at a time: a player seated at a running match may not join, and
+an entry whose player sits at one (they started a match elsewhere since) is
+not matched. Each table quick match makes counts against the ``TABLES``
+limit of every person seated there (``games.match.limits``), as a table
+opened in the lobby does; a player past it may not join.
 """
 
 from __future__ import annotations
@@ -34,9 +40,15 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.match import services
-from games.match.errors import InvalidSetting, NotAllowed, ServiceError
-from games.match.models import Match
+from games.match import access, limits, services
+from games.match.errors import (
+    AlreadyPlaying,
+    InvalidSetting,
+    NotAllowed,
+    ServiceError,
+    TooManyTables,
+)
+from games.match.models import Match, Seat
 from games.social.broadcast import send_on_commit
 from games.social.models import QueueEntry, QueueSocket
 
@@ -104,7 +116,7 @@ def join(user: Any, *, mode: str, play_timer: int) -> QueueEntry:
 
     Waiting already for the same game changes nothing; waiting for another
     one moves the player to the end of the new queue. Raises NotAllowed,
-    InvalidSetting.
+    InvalidSetting, AlreadyPlaying (seated at a running match), TooManyTables.
     """
     if user is None or not user.is_authenticated:
         raise NotAllowed(_("Please log in first."))
@@ -112,6 +124,7 @@ def join(user: Any, *, mode: str, play_timer: int) -> QueueEntry:
         raise InvalidSetting(_("Unknown game mode: choose Classic or Quick."))
     if play_timer not in [seconds for seconds, _label in Match.PLAY_TIMER_CHOICES]:
         raise InvalidSetting(_("The play timer must be 10, 15 or 30 seconds."))
+    _check_may_play(user, limits.TABLES)
     with transaction.atomic():
         current = (
             QueueEntry.objects.select_for_update()
@@ -130,6 +143,15 @@ def join(user: Any, *, mode: str, play_timer: int) -> QueueEntry:
     match_waiting(mode, play_timer)
     entry.refresh_from_db()
     return entry
+
+
+def _check_may_play(user: Any, group: str) -> None:
+    """Raise AlreadyPlaying when ``user`` sits at a running match, TooManyTables past ``group``."""
+    running = access.running_match_of(user)
+    if running is not None:
+        raise AlreadyPlaying(match=running.pk)
+    if limits.exhausted(group, user.pk):
+        raise TooManyTables()
 
 
 def cancel(user: Any) -> None:
@@ -213,11 +235,13 @@ def live_entries(mode: str, play_timer: int, now: datetime | None = None) -> Que
     open_page = QueueSocket.objects.filter(
         user=OuterRef("user"), seen_at__gte=now - timedelta(seconds=STALE_SECONDS)
     )
+    playing = Seat.objects.filter(user=OuterRef("user"), match__status=Match.Status.PLAYING)
     return (
         QueueEntry.objects.filter(
             status=QueueEntry.Status.WAITING, mode=mode, play_timer=play_timer
         )
         .filter(Q(joined_at__gte=now - timedelta(seconds=GRACE_SECONDS)) | Exists(open_page))
+        .exclude(Exists(playing))
         .order_by("joined_at", "id")
     )
 
@@ -264,6 +288,7 @@ def _match_four(mode: str, play_timer: int) -> Match | None:
         if taken != TABLE_SIZE:
             # Only possible where the database ignores row locks; undo it all.
             raise _LostRace()
+        limits.count(limits.TABLES, [entry.user_id for entry in entries])
         for entry in entries:
             _announce_user_on_commit(entry.user_id)
         _announce_pool_on_commit(mode, play_timer)
@@ -278,7 +303,8 @@ class _LostRace(Exception):
 def fill_with_bots(user: Any) -> Match:
     """Start ``user``'s quick match at once, bots in the other seats; never rated.
 
-    Raises NotInQueue, TooEarlyForBots.
+    Raises NotInQueue, TooEarlyForBots, AlreadyPlaying, TooManyTables (past
+    the ``BOT_MATCHES`` limit, which the match counts against).
     """
     with transaction.atomic():
         entry = (
@@ -290,12 +316,14 @@ def fill_with_bots(user: Any) -> Match:
             raise NotInQueue()
         if (timezone.now() - entry.joined_at).total_seconds() < bot_wait():
             raise TooEarlyForBots()
+        _check_may_play(user, limits.BOT_MATCHES)
         outcome = services.open_full_table(
             {1: user}, mode=entry.mode, play_timer=entry.play_timer, unrated=True
         )
         entry.status = QueueEntry.Status.MATCHED
         entry.match = outcome.match
         entry.save(update_fields=["status", "match"])
+        limits.count(limits.BOT_MATCHES, [user.pk])
         _announce_user_on_commit(user.pk)
         _announce_pool_on_commit(entry.mode, entry.play_timer)
     return outcome.match

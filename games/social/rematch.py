@@ -9,6 +9,11 @@ after it was made; a new one may be made afterwards.
 
 To someone who may not see the match, a private match is as missing as a
 match that does not exist: both are MatchNotFound.
+
+A rematch is a new table like any other: a person seated at a running
+match may not accept one (nor may it start while one of them is), and it
+counts against the ``TABLES`` limit of every person seated there
+(``games.match.limits``).
 """
 
 from __future__ import annotations
@@ -21,8 +26,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.match import access, services
-from games.match.errors import MatchNotFound, NotAllowed, ServiceError
+from games.match import access, limits, services
+from games.match.errors import (
+    AlreadyPlaying,
+    MatchNotFound,
+    NotAllowed,
+    ServiceError,
+    TooManyTables,
+)
 from games.match.models import Match, Seat
 from games.social.broadcast import announce_on_commit
 from games.social.models import RematchOffer
@@ -33,6 +44,13 @@ OFFER_SECONDS = 60
 class RematchRefused(ServiceError):
     code = "rematch_refused"
     default_message = _("A rematch can be offered only once the match is over.")
+
+
+class PlayerBusy(RematchRefused):
+    code = "rematch_player_busy"
+    default_message = _(
+        "%(name)s is playing another match now: the rematch can start once it is over."
+    )
 
 
 @dataclass(frozen=True)
@@ -67,7 +85,9 @@ def accept(user: Any, match_id: int, *, invite: str = "") -> RematchOffer:
 
     Raises NotAllowed (someone who may see the match but has no seat there),
     MatchNotFound (no such match, or one the user may not see with
-    ``invite``), RematchRefused (the match is not finished).
+    ``invite``), RematchRefused (the match is not finished), AlreadyPlaying
+    (the user sits at a running match), PlayerBusy (another person does, so
+    the rematch cannot start), TooManyTables.
     """
     if user is None or not user.is_authenticated:
         raise NotAllowed(_("Please log in first."))
@@ -84,16 +104,24 @@ def accept(user: Any, match_id: int, *, invite: str = "") -> RematchOffer:
             raise RematchRefused()
         now = timezone.now()
         offer = live_offer(match, now)
+        if offer is not None and offer.new_match_id is not None:
+            return offer
+        running = access.running_match_of(user)
+        if running is not None:
+            raise AlreadyPlaying(match=running.pk)
+        if limits.exhausted(limits.TABLES, user.pk):
+            raise TooManyTables()
         if offer is None:
             offer = RematchOffer.objects.create(
                 match=match, created_at=now, expires_at=now + timedelta(seconds=OFFER_SECONDS)
             )
-        if offer.new_match_id is not None:
-            return offer
         offer.accepted.add(user)
         people = {seat.number: seat.user for seat in seats if seat.user is not None}
         agreed = set(offer.accepted.values_list("pk", flat=True))
         if {person.pk for person in people.values()} <= agreed:
+            for person in people.values():
+                if access.running_match_of(person) is not None:
+                    raise PlayerBusy(name=person.get_username())
             outcome = services.open_full_table(
                 people,
                 mode=match.mode,
@@ -108,6 +136,7 @@ def accept(user: Any, match_id: int, *, invite: str = "") -> RematchOffer:
             )
             offer.new_match = outcome.match
             offer.save(update_fields=["new_match"])
+            limits.count(limits.TABLES, [person.pk for person in people.values()])
         announce_on_commit(match.pk, {"type": "rematch.changed"})
     return offer
 
