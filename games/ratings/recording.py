@@ -17,12 +17,13 @@ from django.utils import timezone
 from games import rules
 from games.match import projections, rows
 from games.match.models import Match, Seat
-from games.ratings import formula, stats
+from games.ratings import formula, policy, stats
 from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
 
 
 def connect() -> None:
     """Register the projections with the services (``games.apps`` calls it once ready)."""
+    projections.on_match_start("ratings.policy", policy.match_started)
     projections.on_deal_end("ratings.stats", deal_ended)
     projections.on_match_end("ratings.match", match_ended)
 
@@ -57,8 +58,9 @@ def match_ended(match: Match, state: rules.State, seats: Mapping[int, Seat] | No
 def is_rated(match: Match, seats: list[Seat]) -> bool:
     """True for a match that changes ratings: four people from the start, ended with a winner.
 
-    Bot-filled quick matches (and their rematches) are ``unrated``; imported
-    and aborted matches never have a rated end.
+    ``unrated`` is the rating policy's word, taken as the match started
+    (``games.ratings.policy``); imported and aborted matches never have a
+    rated end.
     """
     return (
         not match.unrated

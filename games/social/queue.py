@@ -8,7 +8,9 @@ matched in the same transaction that seats its player, so nobody is seated
 twice. A matcher that finds fewer than four free entries while four or more
 are waiting (the others are locked by a matcher about to give up) tries again
 a moment later, so a wake-up is never lost; the waiting pages' sockets also
-try every few seconds.
+try every few seconds. The four sit in an order the site draws, so that the
+order of joining picks nobody's partner: a quick match is rated play
+(``games.ratings.policy``).
 
 An entry is *live* while its player's queue page is open: a socket row
 (``QueueSocket``) refreshed every ``TICK_SECONDS``, or a join younger than
@@ -40,7 +42,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.match import access, limits, services
+from games.match import access, dealing, limits, services
 from games.match.errors import (
     AlreadyPlaying,
     InvalidSetting,
@@ -280,7 +282,10 @@ def _match_four(mode: str, play_timer: int) -> Match | None:
         )
         if len(entries) < TABLE_SIZE:
             return None
-        people = {number: entry.user for number, entry in enumerate(entries, 1)}
+        # First come, first served to a table; the seats at it are drawn, so
+        # that the order of joining picks nobody's partner.
+        drawn = dealing.draw_seats([entry.user for entry in entries])
+        people = dict(enumerate(drawn, 1))
         outcome = services.open_full_table(people, mode=mode, play_timer=play_timer)
         taken = QueueEntry.objects.filter(
             pk__in=[entry.pk for entry in entries], status=QueueEntry.Status.WAITING

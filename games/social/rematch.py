@@ -3,9 +3,11 @@
 Any person seated at a finished match may offer a rematch, which counts as
 their own acceptance; the others accept with the same button. When every
 person at the table has accepted, a new match starts with the same seats
-(bots stay bots, an unrated match stays unrated, a private table stays
-private with an invite link of its own). An offer lapses ``OFFER_SECONDS``
-after it was made; a new one may be made afterwards.
+(bots stay bots, a private table stays private with an invite link of its
+own). Whether it is rated is the rating policy's call, as for any match
+(``games.ratings.policy``): the same four just played, so a rematch is not.
+An offer lapses ``OFFER_SECONDS`` after it was made; a new one may be made
+afterwards.
 
 To someone who may not see the match, a private match is as missing as a
 match that does not exist: both are MatchNotFound.
@@ -126,13 +128,14 @@ def accept(user: Any, match_id: int, *, invite: str = "") -> RematchOffer:
                 people,
                 mode=match.mode,
                 play_timer=match.play_timer,
-                unrated=match.unrated,
                 # A bot in the rematch plays as well as the one it replaces.
                 bot_levels={seat.number: seat.bot_level for seat in seats if seat.is_bot},
                 # A private table's rematch is private too, with a fresh invite
                 # link that its creator hands out again if they wish.
                 is_private=match.is_private,
                 creator=match.creator,
+                # The seats stay where they were; whoever chose them still did.
+                seats_assigned=match.seats_assigned,
             )
             offer.new_match = outcome.match
             offer.save(update_fields=["new_match"])
