@@ -319,6 +319,10 @@ class Event(models.Model):
     payload_version = models.PositiveSmallIntegerField(_("payload version"), default=1)
     actor_seat = models.PositiveSmallIntegerField(_("actor seat"), null=True, blank=True)
     auto = models.BooleanField(_("forced by the timer"), default=False)
+    # Chosen by the bot standing in for a person who stepped away (or missed
+    # turns until it took over): the leaver rule counts these
+    # (games.ratings.recording.leavers). Never set for a bot's own seat.
+    stand_in = models.BooleanField(_("played by the stand-in bot"), default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
     class Meta:

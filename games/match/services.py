@@ -566,12 +566,14 @@ def play_due_turn(
             if state.turn is None:
                 return None
             seat = seats[state.turn]
+            # Read before _due_action, which may hand the seat to the bot now.
+            stand_in = seat.away and not seat.is_bot
             action, auto = _due_action(seat, state)
             fields = clean_action({k: v for k, v in action.items() if k not in SERVER_FIELDS})
             if fields.get("seat", seat.number) != seat.number:
                 raise NotYourSeat()
             payload = _payload(seat.number, fields, auto=auto)
-            outcome = _record(locked, payload, locked.seq, state, seats)
+            outcome = _record(locked, payload, locked.seq, state, seats, stand_in=stand_in)
     except (StaleSequence, DuplicateAction):
         # Another worker recorded this turn first: nothing left to do.
         return None
@@ -895,12 +897,15 @@ def _record(
     expected_seq: int,
     state: rules.State | None = None,
     seats: dict[int, Seat] | None = None,
+    *,
+    stand_in: bool = False,
 ) -> Outcome:
     """Validate ``payload`` against the match's state and append it, dealing on if needed.
 
     ``state`` is the state of the locked match when the caller loaded it
     already; it is loaded here otherwise. ``seats``, the match's seats when
-    the caller read them, come back in the outcome.
+    the caller read them, come back in the outcome. ``stand_in`` marks the
+    bot's choice for an away person.
 
     Raises StaleSequence or DuplicateAction for an out-of-date ``expected_seq``
     (also when a racing twin got its event in first), and the engine's
@@ -930,6 +935,7 @@ def _record(
                         payload,
                         actor_seat=payload["seat"],
                         auto=bool(payload.get("auto")),
+                        stand_in=stand_in,
                     )
             except IntegrityError:
                 if locked_row:
@@ -1012,13 +1018,14 @@ def _append(
     *,
     actor_seat: int | None = None,
     auto: bool = False,
+    stand_in: bool = False,
 ) -> None:
     """Insert the match's next event; the unique (match, seq) refuses a racing twin.
 
     The event is noted on ``match`` for the announcement of the change.
     """
     match.seq += 1
-    rows.insert_event(match, kind, payload, actor_seat, auto)
+    rows.insert_event(match, kind, payload, actor_seat, auto, stand_in)
     steps.note_appended(match, kind, payload)
 
 

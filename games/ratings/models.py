@@ -104,8 +104,9 @@ class RatedSeat(models.Model):
     seat = models.PositiveSmallIntegerField(_("seat"))
     # The player's team won the match (the rating counts a leaver's win as a loss).
     won = models.BooleanField(_("won"))
-    # Stepped away for the rest of the match, or handed the seat to the bot
-    # by missing turns and never came back.
+    # Away at the end (stepped away, or handed the seat to the bot by missing
+    # turns, and never came back), or the bot and the timer made most of the
+    # seat's decisions (games.ratings.recording.leavers).
     left = models.BooleanField(_("left the match"))
     mu_before = models.FloatField(_("mu before"))
     sigma_before = models.FloatField(_("sigma before"))

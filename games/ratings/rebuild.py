@@ -22,7 +22,7 @@ from games.match.event_log import apply_event, initial_state
 from games.match.models import Event, Match, Seat
 from games.ratings import formula, stats
 from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
-from games.ratings.recording import is_rated
+from games.ratings.recording import is_rated, leavers
 
 Key = tuple[int, str]  # (user id, mode)
 
@@ -205,8 +205,8 @@ def _record_missing_rated_matches() -> None:
     """Record the rated matches that have no rating yet (finished before ratings existed).
 
     In the order they finished, after those already rated; who left is read
-    from the seats, which keep a leaver away after the end. Their rating
-    changes are filled in by the replay that follows.
+    from the log and the seats, as at a match's end (``recording.leavers``).
+    Their rating changes are filled in by the replay that follows.
     """
     have = set(RatedMatch.objects.values_list("match_id", flat=True))
     finished = Match.objects.filter(status=Match.Status.FINISHED, imported=False)
@@ -214,6 +214,7 @@ def _record_missing_rated_matches() -> None:
         seats = list(Seat.objects.filter(match=match))
         if not is_rated(match, seats) or match.winner is None:
             continue
+        left = leavers(match, seats)
         rated = RatedMatch.objects.create(
             match=match,
             mode=match.mode,
@@ -228,7 +229,7 @@ def _record_missing_rated_matches() -> None:
                 mode=match.mode,
                 seat=seat.number,
                 won=seat.team == match.winner,
-                left=seat.away,
+                left=seat.number in left,
                 mu_before=start.mu,
                 sigma_before=start.sigma,
                 mu_after=start.mu,

@@ -12,13 +12,18 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db import connection
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from games import rules
 from games.match import projections, rows
-from games.match.models import Match, Seat
+from games.match.models import Event, Match, Seat
 from games.ratings import formula, policy, stats
 from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
+
+# A person for whom the stand-in bot and the timer made more than this share
+# of their seat's decisions left the match, whenever they came back.
+LEAVER_SHARE = 0.5
 
 
 def connect() -> None:
@@ -70,6 +75,28 @@ def is_rated(match: Match, seats: list[Seat]) -> bool:
         and len(seats) == 4
         and all(seat.user_id is not None and not seat.is_bot for seat in seats)
     )
+
+
+def leavers(match: Match, seats: list[Seat]) -> frozenset[int]:
+    """The seats of people rated as having left ``match``, read from its log.
+
+    A person left when they were away at the end, or when more than
+    ``LEAVER_SHARE`` of their seat's decisions (bids, calls, cards, claims)
+    were made for them: by the stand-in bot while they were away, or by the
+    timer when they let it run out. Declarations do not count: a hand with
+    no project declares nothing by itself, asked or not.
+    """
+    people = {seat.number: seat for seat in seats if seat.user_id is not None}
+    decisions = (
+        Event.objects.filter(match=match, kind=Event.Kind.ACTION, actor_seat__in=list(people))
+        .exclude(payload__has_key="declare")
+        .values("actor_seat")
+        .annotate(total=Count("pk"), for_them=Count("pk", filter=Q(auto=True) | Q(stand_in=True)))
+    )
+    made_for = {
+        row["actor_seat"] for row in decisions if row["for_them"] > LEAVER_SHARE * row["total"]
+    }
+    return frozenset(n for n, seat in people.items() if seat.away or n in made_for)
 
 
 def add_counts(mode: str, counts: Mapping[int, Counter[str]]) -> None:
@@ -128,7 +155,6 @@ def rate_match(match: Match, winner: str, seats: list[Seat]) -> RatedMatch:
     those locks, so its id orders the updates of any player exactly as they
     were made: replaying in id order gives the same ratings.
     """
-    by_seat = {seat.number: seat for seat in seats}
     people = {seat.number: seat.user_id for seat in seats if seat.user_id is not None}
     user_ids = sorted(people.values())
     start = formula.Skill()
@@ -150,8 +176,8 @@ def rate_match(match: Match, winner: str, seats: list[Seat]) -> RatedMatch:
     now = timezone.now()
     rated = RatedMatch.objects.create(match=match, mode=match.mode, winner=winner, rated_at=now)
     before = {n: formula.Skill(ratings[u].mu, ratings[u].sigma) for n, u in people.items()}
-    leavers = frozenset(n for n, s in by_seat.items() if s.away)
-    after = formula.rate(before, winner, leavers)
+    left = leavers(match, seats)
+    after = formula.rate(before, winner, left)
     rows = []
     for number, user_id in sorted(people.items()):
         rating = ratings[user_id]
@@ -167,7 +193,7 @@ def rate_match(match: Match, winner: str, seats: list[Seat]) -> RatedMatch:
                 mode=match.mode,
                 seat=number,
                 won=rules.team_of(number) == winner,
-                left=number in leavers,
+                left=number in left,
                 mu_before=before[number].mu,
                 sigma_before=before[number].sigma,
                 mu_after=new.mu,
