@@ -157,7 +157,9 @@ def chat_mute(request: HttpRequest, pk: int) -> HttpResponse:
         if request.POST.get("op") == "unmute":
             chat.unmute(request.user, int(player))
         else:
-            chat.mute(request.user, int(player))
+            chat.mute(request.user, int(player), match_id=pk, invite=invite)
+    except MatchNotFound:
+        raise Http404 from None
     except ServiceError as error:
         return _chat_answer(request, pk, invite, partial="panel", error=str(error), status=400)
     return _chat_answer(request, pk, invite, partial="panel")
