@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games.match.models import Match, Seat
@@ -110,6 +111,22 @@ def may_see(match: Match, user: Any, seats: Iterable[Seat], invite: str = "") ->
     if not match.is_private or getattr(user, "is_staff", False):
         return True
     return is_member(match, seats, user) or invite_matches(match, invite)
+
+
+def seen_by(matches: QuerySet[Match], user: Any) -> QuerySet[Match]:
+    """The matches of ``matches`` that ``user`` may see without an invite: ``may_see`` as a query.
+
+    For lists (a player's profile) that must show no private match to
+    anyone it is not theirs to see.
+    """
+    matches = matches.exclude(status=Match.Status.IMPORTING)
+    if getattr(user, "is_staff", False):
+        return matches
+    pk = getattr(user, "pk", None)
+    if pk is None:
+        return matches.filter(is_private=False)
+    seated = Seat.objects.filter(match=OuterRef("pk"), user_id=pk)
+    return matches.filter(Q(is_private=False) | Q(creator_id=pk) | Exists(seated))
 
 
 def may_join(match: Match, user: Any, invite: str = "") -> bool:

@@ -44,7 +44,11 @@ def deal_ended(match: Match, state: rules.State, seats: Mapping[int, Seat] | Non
         if seats is None
         else {n: seat.user_id for n, seat in seats.items() if seat.user_id is not None}
     )
-    add_counts(match.mode, {users[n]: c for n, c in stats.deal_counts(state).items() if n in users})
+    add_counts(
+        match.mode,
+        {users[n]: c for n, c in stats.deal_counts(state).items() if n in users},
+        private=match.is_private,
+    )
 
 
 def match_ended(match: Match, state: rules.State, seats: Mapping[int, Seat] | None) -> None:
@@ -55,7 +59,9 @@ def match_ended(match: Match, state: rules.State, seats: Mapping[int, Seat] | No
     current = list(Seat.objects.filter(match=match))
     users = {seat.number: seat.user_id for seat in current if seat.user_id is not None}
     counts = stats.match_counts(state.winner)
-    add_counts(match.mode, {users[n]: c for n, c in counts.items() if n in users})
+    add_counts(
+        match.mode, {users[n]: c for n, c in counts.items() if n in users}, private=match.is_private
+    )
     if is_rated(match, current):
         rate_match(match, state.winner, current)
 
@@ -99,9 +105,10 @@ def leavers(match: Match, seats: list[Seat]) -> frozenset[int]:
     return frozenset(n for n, seat in people.items() if seat.away or n in made_for)
 
 
-def add_counts(mode: str, counts: Mapping[int, Counter[str]]) -> None:
-    """Add ``counts`` (by user id) to those users' statistics in ``mode``, creating
-    the rows still missing. Raises ValueError for a counter that does not exist."""
+def add_counts(mode: str, counts: Mapping[int, Counter[str]], *, private: bool = False) -> None:
+    """Add ``counts`` (by user id) to those users' statistics in ``mode`` (at private
+    tables or not), creating the rows still missing. Raises ValueError for a counter
+    that does not exist."""
     wanted = {user: c for user, c in counts.items() if any(c.values())}
     if not wanted:
         return
@@ -111,7 +118,7 @@ def add_counts(mode: str, counts: Mapping[int, Counter[str]]) -> None:
     values: list[Any] = []
     # In user order: the rows are locked in that order whoever counts.
     for user, c in sorted(wanted.items()):
-        values += [user, mode, *(c[name] for name in PlayerStats.COUNTERS)]
+        values += [user, mode, private, *(c[name] for name in PlayerStats.COUNTERS)]
     with rows.cursor() as cursor:
         cursor.execute(_adding()(len(wanted)), values)
 
@@ -126,10 +133,11 @@ def _adding_statement() -> Callable[[int], str]:
     quote = connection.ops.quote_name
     table = quote(PlayerStats._meta.db_table)
     fields = {field.name: field for field in PlayerStats._meta.concrete_fields}
-    columns = [quote(fields[name].column) for name in ("user", "mode", *PlayerStats.COUNTERS)]
+    keys = ("user", "mode", "private")
+    columns = [quote(fields[name].column) for name in (*keys, *PlayerStats.COUNTERS)]
     row = f"({', '.join(['%s'] * len(columns))})"
-    adds = ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in columns[2:])
-    key = ", ".join(columns[:2])
+    adds = ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in columns[len(keys) :])
+    key = ", ".join(columns[: len(keys)])
     written: dict[int, str] = {}
 
     def write(n: int) -> str:

@@ -134,7 +134,7 @@ def test_profile_and_leaderboard_on_a_phone_and_a_laptop(
     # Eleven rated Quick matches: no longer provisional, on the board.
     assert page.locator(".rating-card[data-mode=quick] .badge-provisional").count() == 0
     assert page.locator(".rating-line[data-mode=quick] circle").count() == 12
-    # The private match is listed but not linked, and its invite never shows.
+    # Her own private match is listed for her, and its invite never shows.
     assert page.locator(".recent-matches li").count() == 10
     assert "invite" not in page.content()
     page.screenshot(
