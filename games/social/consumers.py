@@ -79,6 +79,10 @@ class QueueConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def queue_changed(self, event: dict[str, Any]) -> None:
         await self.push()
 
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """The player logged out (``games.social.session_end``): this page shows nothing more."""
+        await self.close(code=CLOSE_UNAUTHENTICATED)
+
     async def push(self) -> None:
         html, pool = await database_sync_to_async(self._render)()
         if pool != self.pool:
