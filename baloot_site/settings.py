@@ -164,6 +164,11 @@ TABLE_SOCKETS_AFTER_END_SECONDS = environment.seconds(
 # A quick-match player waiting this long is offered to fill the table with
 # bots and start at once, unrated (games/social/queue.py).
 QUICK_MATCH_BOT_WAIT = environment.seconds(os.environ, "QUICK_MATCH_BOT_WAIT", 45.0)
+# The rating policy (games/ratings/policy.py, stated on /ratings/): the same
+# four people play one rated match together in this many hours, and any two
+# players at most this many rated matches in 24 hours; later ones are unrated.
+RATED_REPEAT_HOURS = environment.count(os.environ, "RATED_REPEAT_HOURS", 12)
+RATED_PAIR_DAILY_LIMIT = environment.count(os.environ, "RATED_PAIR_DAILY_LIMIT", 5)
 # The most deals an imported document may hold (a real match has a few dozen).
 IMPORT_MAX_DEALS = environment.count(os.environ, "IMPORT_MAX_DEALS", 200)
 # The worker stores an upload this many deals per pass, each deal in a
@@ -243,6 +248,8 @@ RATE_LIMITS = environment.rates(
         "BOT_MATCHES": "20/h",  # matches against bots started per player
         "IMPORTS": "20/d",  # notation documents imported per player
         "AWAY": "60/h",  # "I'm back" / step-away toggles per player
+        "QUEUE": "60/h",  # quick-match joins, cancels and "fill with bots" per player
+        "REMATCH": "60/h",  # rematch offers and acceptances per player
     },
 )
 RATELIMIT_VIEW = "accounts.limits.too_many_requests"

@@ -8,14 +8,15 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from games.match.models import Match
-from games.ratings import explain, formula, leaderboard
+from games.ratings import explain, formula, leaderboard, policy
 from games.ratings.models import PROVISIONAL_MATCHES
 from games.ratings.profile import profile_of
 
 
 @require_GET
 def about(request: HttpRequest) -> HttpResponse:
-    """How a rating is computed, with its parameters, the leaver rule and a worked example."""
+    """How a rating is computed: which matches are rated, its parameters, the leaver rule
+    and a worked example."""
     played, left = explain.examples()
     return render(
         request,
@@ -26,6 +27,8 @@ def about(request: HttpRequest) -> HttpResponse:
             "start": formula.Skill(),
             "played": played,
             "left": left,
+            "repeat_hours": policy.repeat_hours(),
+            "pair_limit": policy.pair_daily_limit(),
         },
     )
 

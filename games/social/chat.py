@@ -173,12 +173,22 @@ def ban(user: Any, hours: float, *, by: Any = None, reason: str = "") -> ChatBan
     )
 
 
-def mute(viewer: Any, muted_id: int) -> None:
+def mute(viewer: Any, muted_id: int, *, match_id: int, invite: str = "") -> None:
     """``viewer`` no longer sees the chat lines of player ``muted_id``, at any table.
 
-    Raises ChatRefused for oneself or nobody.
+    Only someone who wrote in the viewer's room at this table may be muted
+    from it: a mute never turns a number into a name the viewer has not
+    seen. Raises MatchNotFound (no room for the viewer here), ChatRefused
+    (oneself, or nobody who wrote in that room).
     """
-    if muted_id == viewer.pk or not get_user_model().objects.filter(pk=muted_id).exists():
+    where = seating(match_id)
+    room = room_of(where, viewer, invite)
+    if room is None:
+        raise MatchNotFound()
+    wrote_here = ChatMessage.objects.filter(
+        match=where.match, room=room, author_id=muted_id, hidden=False
+    )
+    if muted_id == viewer.pk or not wrote_here.exists():
         raise ChatRefused()
     try:
         with transaction.atomic():

@@ -111,6 +111,10 @@ class QueueConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if self.pool is not None:
             _pages().pool_changed(self.pool)
 
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """The player logged out (``games.social.session_end``): this page shows nothing more."""
+        await self.close(code=CLOSE_UNAUTHENTICATED)
+
     async def push(self) -> None:
         """Send the player's whole status, and follow their entry into its pool's group."""
         html, pool, count = await database_sync_to_async(self._render)()

@@ -12,7 +12,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_ratelimit.decorators import ratelimit
 
+from accounts.limits import rate
 from games.match import access
 from games.match.errors import MatchNotFound, ServiceError
 from games.match.models import Match, Seat
@@ -36,11 +38,17 @@ def quick_match(request: HttpRequest) -> HttpResponse:
         initial = {}
     context["form"] = FindGameForm(initial=initial)
     context["bot_wait"] = int(queue.bot_wait())
+    # One match at a time: the way back to it instead of the form.
+    context["running_match"] = access.running_match_of(request.user)
     return render(request, TEMPLATE, context)
 
 
+# Joining, leaving and starting with bots are counted per player
+# (settings.RATE_LIMITS["QUEUE"]), each a 429 page past the limit; the
+# tables they make count against TABLES and BOT_MATCHES in the services.
 @login_required
 @require_POST
+@ratelimit(group="queue", key="user", rate=rate("QUEUE"))
 def find_game(request: HttpRequest) -> HttpResponse:
     """Join the queue; straight to the table when four are there already."""
     form = FindGameForm(request.POST)
@@ -61,6 +69,7 @@ def find_game(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@ratelimit(group="queue", key="user", rate=rate("QUEUE"))
 def cancel(request: HttpRequest) -> HttpResponse:
     """Leave the queue."""
     try:
@@ -74,6 +83,7 @@ def cancel(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@ratelimit(group="queue", key="user", rate=rate("QUEUE"))
 def with_bots(request: HttpRequest) -> HttpResponse:
     """Stop waiting: start now with bots in the empty seats (an unrated match)."""
     try:
@@ -147,7 +157,9 @@ def chat_mute(request: HttpRequest, pk: int) -> HttpResponse:
         if request.POST.get("op") == "unmute":
             chat.unmute(request.user, int(player))
         else:
-            chat.mute(request.user, int(player))
+            chat.mute(request.user, int(player), match_id=pk, invite=invite)
+    except MatchNotFound:
+        raise Http404 from None
     except ServiceError as error:
         return _chat_answer(request, pk, invite, partial="panel", error=str(error), status=400)
     return _chat_answer(request, pk, invite, partial="panel")
@@ -196,13 +208,16 @@ def chat_setting(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
+@ratelimit(group="rematch", key="user", rate=rate("REMATCH"), method="POST")
 def rematch_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The rematch panel (GET, once the table shows the match is over); POST offers or accepts."""
     if request.method == "GET":
         return _rematch_panel(request, pk)
+    invite = request.POST.get("invite") or request.GET.get("invite", "")
     try:
-        offer = rematch.accept(request.user, pk)
+        offer = rematch.accept(request.user, pk, invite=invite)
     except MatchNotFound:
+        # A private match one may not see answers as a missing one does.
         raise Http404 from None
     except ServiceError as error:
         if request.htmx:  # type: ignore[attr-defined]

@@ -29,7 +29,7 @@ class PlayNowForm(forms.Form):
 
 
 class NewTableForm(forms.Form):
-    """The settings of a new table: mode, play timer, public or private."""
+    """The settings of a new table: mode, play timer, public or private, rated or not."""
 
     mode = forms.ChoiceField(
         label=_("Mode"),
@@ -49,6 +49,16 @@ class NewTableForm(forms.Form):
         label=_("Private table"),
         required=False,
         help_text=_("Only people with the invite link can sit down or watch."),
+    )
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "The seats are drawn when the match starts, so partners are the luck of the draw. "
+            "Without it the players choose their seats and the match is not rated. A private "
+            "table is never rated."
+        ),
     )
 
 

@@ -36,7 +36,9 @@ def test_the_rematch_starts_when_all_four_people_accept(clock: Clock, finished, 
     new = offer.new_match
     assert new is not None
     assert new.status == Match.Status.PLAYING
-    assert (new.mode, new.play_timer, new.unrated) == (finished.mode, finished.play_timer, False)
+    assert (new.mode, new.play_timer) == (finished.mode, finished.play_timer)
+    # The players chose their seats at the first table, and keep them.
+    assert (new.unrated, new.unrated_reason) == (True, Match.UnratedReason.CHOSEN_SEATS)
     assert seats_of(new) == seats_of(finished)
     # Accepting again changes nothing: the same new match.
     assert rematch.accept(players[1], finished.pk).new_match == new
