@@ -316,8 +316,12 @@ if environment.flag(os.environ, "DJANGO_HTTPS", default=False):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"cancelled_clean_up": {"()": "baloot_site.log_filters.CancelledCleanUp"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "cancelled_clean_up": {"()": "baloot_site.log_filters.CancelledCleanUp"},
+        "hidden_invites": {"()": "baloot_site.log_filters.HiddenInvites"},
+    },
+    # No invite token is ever written to the log (baloot_site.log_filters).
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hidden_invites"]}},
     "root": {"handlers": ["console"], "level": "INFO"},
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},

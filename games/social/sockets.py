@@ -54,7 +54,7 @@ class TableSocialMixin:
         if line is None:
             return ""
         with translation.override(self.language):
-            context = chat_line_context(where, line, user, self.invite)
+            context = chat_line_context(where, line, user)
             return render_to_string("games/chat.html#pushed-line", context)
 
     def _rematch_panel(self) -> str:
@@ -63,5 +63,5 @@ class TableSocialMixin:
         if match is None or match.status != Match.Status.FINISHED:
             return ""
         with translation.override(self.language):
-            context = rematch_context(match, user, invite=self.invite, oob=True)
+            context = rematch_context(match, user, oob=True)
             return render_to_string("games/rematch.html#panel", context)

@@ -11,6 +11,10 @@ answer in between), it sends the whole region — at most once per picture.
 
 A user may hold ``TABLE_SOCKETS_PER_USER`` sockets per match in one process;
 one more is accepted and closed at once with code 4429.
+
+A private table's invite is the one the user's session holds
+(``games.match.invites``); the socket's address carries none, and one given
+there is ignored.
 """
 
 from __future__ import annotations
@@ -18,7 +22,6 @@ from __future__ import annotations
 import json
 import logging
 from typing import Any
-from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -28,6 +31,7 @@ from games.display.language import language_of
 from games.match.access import may_see
 from games.match.broadcast import match_group
 from games.match.dispatch import DirectDispatch
+from games.match.invites import held
 from games.match.models import Match
 from games.social.broadcast import social_group
 from games.social.sockets import TableSocialMixin
@@ -62,8 +66,7 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        self.invite = (query.get("invite") or [""])[0]
+        self.invite = await database_sync_to_async(held)(self.scope.get("session"), self.match_id)
         self.language = language_of(self.scope)
         if not HUB.join(self.match_id, user.pk):
             await self.accept()
