@@ -155,6 +155,7 @@ def advanced(reading: MatchReading, step: Step) -> MatchReading | None:
         or match.created_at != earlier.created_at
         or earlier.status == Match.Status.WAITING
         or match.seq != step.base + len(step.events)
+        or not steps.complete(match, earlier)
     ):
         return None
     state = reading.state
