@@ -92,6 +92,8 @@ TEMPLATES = [
 DATABASES = {"default": environment.database(os.environ, BASE_DIR / "db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# With Redis and DEBUG off, the layer's messages must be encrypted (CHANNEL_ENCRYPTION_KEY).
+environment.require_channel_encryption(os.environ, DEBUG)
 CHANNEL_LAYERS = environment.channel_layers(os.environ)
 # Redis, when set: the channel layer of several server processes, and the
 # wake-up channel of a separate worker (games/worker/alarm.py).
