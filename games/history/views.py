@@ -35,6 +35,7 @@ from games.match.access import may_see
 from games.match.event_log import load_state
 from games.match.invites import held, takes_invite_link
 from games.match.models import ImportJob, Match, Seat
+from games.match.rule_messages import rule_message
 
 STEP = re.compile(r"[0-9]{1,5}")
 # How often the page of an import in progress reloads itself.
@@ -136,7 +137,14 @@ def export_notation(request: HttpRequest, pk: int) -> HttpResponse:
     match, _seats = _viewable(request, pk)
     if not match.is_over:
         raise Http404
-    text = rules.write_document(match_document(match))
+    try:
+        text = rules.write_document(match_document(match))
+    except rules.MalformedDocument as error:
+        # Only a document imported before imports were bounded can be so deep.
+        message = _("This match cannot be written as a document: %(problem)s") % {
+            "problem": rule_message(error)
+        }
+        return HttpResponse(message, status=409, content_type="text/plain; charset=utf-8")
     response = HttpResponse(text, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="baloot-match-{match.pk}.json"'
     return response
