@@ -92,6 +92,8 @@ TEMPLATES = [
 DATABASES = {"default": environment.database(os.environ, BASE_DIR / "db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# With Redis and DEBUG off, the layer's messages must be encrypted (CHANNEL_ENCRYPTION_KEY).
+environment.require_channel_encryption(os.environ, DEBUG)
 CHANNEL_LAYERS = environment.channel_layers(os.environ)
 # Redis, when set: the channel layer of several server processes, and the
 # wake-up channel of a separate worker (games/worker/alarm.py).
@@ -343,8 +345,12 @@ if environment.flag(os.environ, "DJANGO_HTTPS", default=False):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"cancelled_clean_up": {"()": "baloot_site.log_filters.CancelledCleanUp"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "cancelled_clean_up": {"()": "baloot_site.log_filters.CancelledCleanUp"},
+        "hidden_invites": {"()": "baloot_site.log_filters.HiddenInvites"},
+    },
+    # No invite token is ever written to the log (baloot_site.log_filters).
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hidden_invites"]}},
     "root": {"handlers": ["console"], "level": "INFO"},
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},

@@ -98,9 +98,18 @@ def invite_live(match: Match) -> bool:
 
 
 def invite_matches(match: Match, invite: str) -> bool:
-    """True when ``invite`` is ``match``'s live invite token (compared in constant time)."""
+    """True when ``invite`` is ``match``'s live invite token (compared in constant time).
+
+    Compared as UTF-8 bytes: ``secrets.compare_digest`` refuses text that is not
+    ASCII with a TypeError, which would have answered a page with a 500 for a
+    table whose link is live and a 404 for one whose link is off.
+    """
     return (
-        bool(invite) and invite_live(match) and secrets.compare_digest(invite, match.invite_token)
+        bool(invite)
+        and invite_live(match)
+        and secrets.compare_digest(
+            invite.encode("utf-8", "surrogatepass"), match.invite_token.encode()
+        )
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
@@ -60,7 +60,10 @@ def board(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's public profile."""
+    """A player's public profile; 404 for a name nobody has (one with a NUL character
+    included: no username holds one, and PostgreSQL refuses to compare text with it)."""
+    if "\x00" in username:
+        raise Http404
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     return render(
         request,

@@ -26,6 +26,7 @@ from games.match import access
 from games.match.errors import MatchNotFound, NotAllowed, ServiceError
 from games.match.models import Match, Seat
 from games.social.broadcast import announce_on_commit
+from games.social.chat_text import clean
 from games.social.models import CHAT_MAX_LENGTH, ChatBan, ChatMessage, ChatMute, ChatReport
 from games.social.phrases import PHRASES
 
@@ -60,6 +61,14 @@ class ChatOff(ChatRefused):
 class BadChatMessage(ChatRefused):
     code = "chat_bad_message"
     default_message = _("Write a message of 1 to 200 characters.")
+
+
+class InvisibleChatMessage(BadChatMessage):
+    code = "chat_invisible_message"
+    default_message = _(
+        "This message shows nothing once invisible and control characters are taken out: "
+        "write some letters, digits or emoji."
+    )
 
 
 @dataclass(frozen=True)
@@ -119,8 +128,10 @@ def post(
 ) -> ChatMessage:
     """Say ``text`` (or the quick phrase ``phrase``) in ``user``'s room at the table.
 
-    Raises NotAllowed (anonymous), MatchNotFound (also a private table one
-    may not see), ChatOff, ChatBanned, BadChatMessage, ChatTooFast.
+    The text is cleaned first (``games.social.chat_text``). Raises NotAllowed
+    (anonymous), MatchNotFound (also a private table one may not see), ChatOff,
+    ChatBanned, BadChatMessage (InvisibleChatMessage when nothing visible is
+    left), ChatTooFast.
     """
     if user is None or not user.is_authenticated:
         raise NotAllowed(_("Please log in first."))
@@ -134,11 +145,14 @@ def post(
     until = ban_until(user, now)
     if until is not None:
         raise ChatBanned(until=date_format(timezone.localtime(until), "DATETIME_FORMAT"))
-    text = " ".join(text.split())
+    typed = " ".join(text.split())
+    text = clean(typed)
     if phrase:
         if phrase not in PHRASES:
             raise BadChatMessage()
         text = ""
+    elif typed and not text:
+        raise InvisibleChatMessage()
     elif not text or len(text) > CHAT_MAX_LENGTH:
         raise BadChatMessage()
     with transaction.atomic():

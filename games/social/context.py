@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from games.match.access import invite_matches
 from games.match.models import Match, Seat
 from games.social import chat, rematch
 from games.social.models import ChatMessage
@@ -49,7 +47,6 @@ def chat_context(
             "viewer_id": user.pk,
             "phrases": [(key, str(label)) for key, label in PHRASES.items()],
             "urls": _urls(where.match.pk),
-            "invite": invite if invite_matches(where.match, invite) else "",
             "error": error,
         }
     }
@@ -71,14 +68,13 @@ def chat_line_context(
     }
 
 
-def rematch_context(
-    match: Match, user: Any, *, invite: str = "", oob: bool = False
-) -> dict[str, Any]:
-    """The rematch panel of a match for ``user``: empty until the match is finished."""
+def rematch_context(match: Match, user: Any, *, oob: bool = False) -> dict[str, Any]:
+    """The rematch panel of a match for ``user``: empty until the match is finished.
+
+    A spectator of a private table asks for it with the invite their session
+    holds (``games.match.invites``), so its address carries none.
+    """
     url = reverse("social:rematch", args=[match.pk])
-    if invite_matches(match, invite):
-        # A spectator of a private table asks for the panel with its invite.
-        url = f"{url}?{urlencode({'invite': invite})}"
     if match.status != Match.Status.FINISHED:
         return {"rematch": None, "rematch_url": url, "oob": oob}
     seats = list(Seat.objects.filter(match=match).select_related("user"))

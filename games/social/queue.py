@@ -37,6 +37,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
@@ -128,6 +129,7 @@ def join(user: Any, *, mode: str, play_timer: int) -> QueueEntry:
         raise InvalidSetting(_("The play timer must be 10, 15 or 30 seconds."))
     _check_may_play(user, limits.TABLES)
     with transaction.atomic():
+        _lock_player(user)
         current = (
             QueueEntry.objects.select_for_update()
             .filter(user=user, status=QueueEntry.Status.WAITING)
@@ -156,6 +158,16 @@ def _check_may_play(user: Any, group: str) -> None:
         raise TooManyTables()
 
 
+def _lock_player(user: Any) -> None:
+    """Queue up one player's joins behind each other (their user row's lock).
+
+    Locking their waiting entry is not enough: with none yet, two joins at
+    once both found nothing to lock and both inserted one, and the second
+    broke the one-wait-per-player constraint (an IntegrityError, a 500).
+    """
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+
+
 def cancel(user: Any) -> None:
     """Take ``user`` out of the queue; raises NotInQueue when they are not in it."""
     with transaction.atomic():
@@ -180,6 +192,8 @@ def page_opened(user: Any, channel_name: str) -> None:
     """A queue page's socket opened: it keeps the player's place, or retakes it after a reload."""
     now = timezone.now()
     with transaction.atomic():
+        # A join at the same moment must not make a second waiting entry.
+        _lock_player(user)
         QueueSocket.objects.update_or_create(
             channel_name=channel_name, defaults={"user": user, "seen_at": now}
         )

@@ -66,5 +66,5 @@ class TableSocialMixin:
         if match is None or match.status != Match.Status.FINISHED:
             return ""
         with translation.override(self.language):
-            context = rematch_context(match, user, invite=self.invite, oob=True)
+            context = rematch_context(match, user, oob=True)
             return render_to_string("games/rematch.html#panel", context)

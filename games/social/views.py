@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -17,6 +15,7 @@ from django_ratelimit.decorators import ratelimit
 from accounts.limits import rate
 from games.match import access
 from games.match.errors import MatchNotFound, ServiceError
+from games.match.invites import held
 from games.match.models import Match, Seat
 from games.social import chat, queue, rematch
 from games.social.consumers import status_context
@@ -97,24 +96,19 @@ def with_bots(request: HttpRequest) -> HttpResponse:
 # --- Table chat -----------------------------------------------------------------
 
 
-def _table_url(pk: int, invite: str) -> str:
-    url = reverse("play:table", args=[pk])
-    return f"{url}?{urlencode({'invite': invite})}" if invite else url
-
-
 def _chat_answer(
-    request: HttpRequest, pk: int, invite: str, *, partial: str, error: str = "", status: int = 200
+    request: HttpRequest, pk: int, *, partial: str, error: str = "", status: int = 200
 ) -> HttpResponse:
     """The chat's form (or panel) for htmx; back to the table for a plain form post."""
     if not request.htmx:  # type: ignore[attr-defined]
         if error:
             messages.error(request, error)
-        return redirect(_table_url(pk, invite))
+        return redirect("play:table", pk)
     try:
         where = chat.seating(pk)
     except ServiceError:
         raise Http404 from None
-    context = chat_context(where, request.user, invite=invite, error=error)
+    context = chat_context(where, request.user, invite=held(request.session, pk), error=error)
     if context["chat"] is None:
         raise Http404
     return render(request, f"games/chat.html#{partial}", context, status=status)
@@ -125,14 +119,13 @@ def _chat_answer(
 @vary_on_headers("HX-Request")
 def chat_post(request: HttpRequest, pk: int) -> HttpResponse:
     """Say something (or a quick phrase) at the table; the line arrives over the socket."""
-    invite = request.POST.get("invite", "")
     try:
         chat.post(
             request.user,
             pk,
             text=request.POST.get("text", "")[: CHAT_MAX_LENGTH * 4],
             phrase=request.POST.get("phrase", ""),
-            invite=invite,
+            invite=held(request.session, pk),
         )
     except MatchNotFound:
         raise Http404 from None
@@ -140,8 +133,8 @@ def chat_post(request: HttpRequest, pk: int) -> HttpResponse:
         status = 429 if isinstance(error, chat.ChatTooFast) else 403
         if isinstance(error, chat.BadChatMessage):
             status = 400
-        return _chat_answer(request, pk, invite, partial="form", error=str(error), status=status)
-    return _chat_answer(request, pk, invite, partial="form")
+        return _chat_answer(request, pk, partial="form", error=str(error), status=status)
+    return _chat_answer(request, pk, partial="form")
 
 
 @login_required
@@ -149,7 +142,6 @@ def chat_post(request: HttpRequest, pk: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def chat_mute(request: HttpRequest, pk: int) -> HttpResponse:
     """Mute or unmute a player's chat lines (remembered for every table)."""
-    invite = request.POST.get("invite", "")
     player = request.POST.get("player", "")
     if not (player.isascii() and player.isdigit()):
         return HttpResponse(status=400)
@@ -157,12 +149,12 @@ def chat_mute(request: HttpRequest, pk: int) -> HttpResponse:
         if request.POST.get("op") == "unmute":
             chat.unmute(request.user, int(player))
         else:
-            chat.mute(request.user, int(player), match_id=pk, invite=invite)
+            chat.mute(request.user, int(player), match_id=pk, invite=held(request.session, pk))
     except MatchNotFound:
         raise Http404 from None
     except ServiceError as error:
-        return _chat_answer(request, pk, invite, partial="panel", error=str(error), status=400)
-    return _chat_answer(request, pk, invite, partial="panel")
+        return _chat_answer(request, pk, partial="panel", error=str(error), status=400)
+    return _chat_answer(request, pk, partial="panel")
 
 
 @login_required
@@ -170,23 +162,22 @@ def chat_mute(request: HttpRequest, pk: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def chat_report(request: HttpRequest, pk: int) -> HttpResponse:
     """Report a chat line to staff."""
-    invite = request.POST.get("invite", "")
     message = request.POST.get("message", "")
     if not (message.isascii() and message.isdigit()):
         return HttpResponse(status=400)
     try:
-        chat.report(request.user, int(message), match_id=pk, invite=invite)
+        chat.report(request.user, int(message), match_id=pk, invite=held(request.session, pk))
     except MatchNotFound:
         raise Http404 from None
     except ServiceError as error:
         if request.htmx:  # type: ignore[attr-defined]
             return HttpResponse(str(error), status=400, content_type="text/plain; charset=utf-8")
         messages.error(request, str(error))
-        return redirect(_table_url(pk, invite))
+        return redirect("play:table", pk)
     if request.htmx:  # type: ignore[attr-defined]
         return render(request, "games/chat.html#reported", {})
     messages.info(request, _("Reported. Thank you."))
-    return redirect(_table_url(pk, invite))
+    return redirect("play:table", pk)
 
 
 @login_required
@@ -232,10 +223,10 @@ def rematch_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _rematch_panel(request: HttpRequest, pk: int) -> HttpResponse:
-    invite = request.GET.get("invite", "")
+    invite = held(request.session, pk)
     match = Match.objects.filter(pk=pk).first()
     seats = list(Seat.objects.filter(match=match)) if match else []
     if match is None or not access.may_see(match, request.user, seats, invite):
         raise Http404
-    context = rematch_context(match, request.user, invite=invite)
+    context = rematch_context(match, request.user)
     return render(request, "games/rematch.html#panel", context)

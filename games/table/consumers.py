@@ -17,6 +17,10 @@ does, backing off). Once the match is over, the socket stays open for
 ``TABLE_SOCKETS_AFTER_END_SECONDS`` and is then closed with code 4410: the
 page says that the table no longer updates, and a long-finished match
 holds no socket for good.
+
+A private table's invite is the one the user's session holds
+(``games.match.invites``); the socket's address carries none, and one given
+there is ignored.
 """
 
 from __future__ import annotations
@@ -27,7 +31,6 @@ import json
 import logging
 from datetime import datetime
 from typing import Any
-from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -39,6 +42,7 @@ from games.display.language import language_of
 from games.match.access import may_see, seat_of
 from games.match.broadcast import match_group
 from games.match.dispatch import DirectDispatch
+from games.match.invites import held
 from games.match.models import Match, Seat
 from games.social.broadcast import social_group
 from games.social.sockets import TableSocialMixin
@@ -80,8 +84,7 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        self.invite = (query.get("invite") or [""])[0]
+        self.invite = await database_sync_to_async(held)(self.scope.get("session"), self.match_id)
         self.language = language_of(self.scope)
         playing = self._playing(HUB.known(self.match_id, 0, None))
         if playing is None:

@@ -63,12 +63,11 @@ class NewTableForm(forms.Form):
 
 
 class SeatForm(forms.Form):
-    """A seat number, and the invite token of a private table."""
+    """A seat number (a private table's invite comes from the session, never the form)."""
 
     number = forms.TypedChoiceField(
         label=_("Seat"), choices=[(n, str(n)) for n in (1, 2, 3, 4)], coerce=int
     )
-    invite = forms.CharField(required=False, max_length=64)
 
 
 class BotForm(forms.Form):

@@ -116,7 +116,10 @@ def test_the_page_asks_for_the_panel_once_the_match_is_over(players):
     finished = player.finish_match()
     panel = client_for(players[1]).get(url, headers={"HX-Request": "true"}).content.decode()
     assert ">Rematch<" in panel
-    assert client_for(outsider).get(url).status_code == 404
-    invited = client_for(outsider).get(f"{url}?invite={finished.invite_token}")
+    guest = client_for(outsider)
+    assert guest.get(url).status_code == 404
+    # The invite link's token, kept in the guest's session, opens the panel too.
+    guest.get(f"/match/{finished.pk}/?invite={finished.invite_token}")
+    invited = guest.get(url)
     assert invited.status_code == 200
     assert ">Rematch<" not in invited.content.decode()
