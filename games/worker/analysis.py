@@ -28,6 +28,7 @@ tests and benchmarks.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import multiprocessing
 import os
@@ -179,6 +180,7 @@ class Analyst:
     def __init__(self) -> None:
         self._process: Any = None
         self._connection: Any = None
+        self._continues_at_exit = False
         self._job: Job | None = None
         self._skip: set[tuple[int, int]] = set()
         # After a look that found nothing, the next is not before this
@@ -298,6 +300,14 @@ class Analyst:
         process.start()
         theirs.close()
         self._process, self._connection = process, ours
+        if not self._continues_at_exit:
+            # At exit multiprocessing sends its children SIGTERM and waits
+            # for them. A child stopped early in its start-up was seen to
+            # outlive that signal, and the exit then waited for ever: let it
+            # go on first. Registered after start(), so that it runs before
+            # multiprocessing's own exit function (atexit runs the last first).
+            atexit.register(self.go_on)
+            self._continues_at_exit = True
 
 
 def analyse_safely(analyst: Analyst, idle: bool) -> None:

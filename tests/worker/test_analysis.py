@@ -349,8 +349,8 @@ def test_a_paused_analysis_ends_when_its_analyst_closes(players, settings):
 @LINUX_PROC
 def test_a_worker_that_exits_leaves_no_analysis_stopped(tmp_path: Path):
     # multiprocessing ends its children with SIGTERM at exit and waits for
-    # them; the analysis process has no handler for it, so Linux ends it
-    # even while it is stopped, and the exit does not wait for ever.
+    # them; the analyst lets a stopped analysis go on first, so the exit
+    # does not wait for ever, however early in its start-up it was stopped.
     site = Site(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     out = site.shell(
         "from games.worker import analysis\n"
