@@ -56,14 +56,19 @@ def stack(
         site.stop()
 
 
-@pytest.fixture(scope="module")
-def proxy(stack: Stack) -> Iterator[Nginx]:
-    nginx = Nginx(stack.workdir / "nginx", [daphne.port for daphne in stack.daphnes])
+def nginx_before(stack: Stack, folder: str) -> Iterator[Nginx]:
+    """A running nginx in front of the stack's daphnes, stopped when the fixture ends."""
+    nginx = Nginx(stack.workdir / folder, [daphne.port for daphne in stack.daphnes])
     nginx.start_and_wait()
     try:
         yield nginx
     finally:
         nginx.stop()
+
+
+@pytest.fixture(scope="module")
+def proxy(stack: Stack) -> Iterator[Nginx]:
+    yield from nginx_before(stack, "nginx")
 
 
 def browser(proxy: Nginx) -> HttpSession:
@@ -191,12 +196,7 @@ def own_proxy(stack: Stack) -> Iterator[Nginx]:
     A test that spends the limit would otherwise refuse every later
     test's log-ins, whichever order they run in.
     """
-    nginx = Nginx(stack.workdir / "nginx-own", [daphne.port for daphne in stack.daphnes])
-    nginx.start_and_wait()
-    try:
-        yield nginx
-    finally:
-        nginx.stop()
+    yield from nginx_before(stack, "nginx-own")
 
 
 def test_log_in_attempts_are_limited_by_the_proxy(own_proxy: Nginx):
