@@ -1,8 +1,10 @@
 """Redis restarted under connected clients: they stay connected and catch up.
 
-The local Redis is shut down (``redis-cli shutdown nosave``, so every
-subscription is gone) and started again the way ``scripts/services.sh``
-starts it, while bots play and clients of two daphne processes watch. The
+A Redis of the test's own, on a free port and started the way
+``scripts/services.sh`` starts the local one, is shut down (``redis-cli
+shutdown nosave``, so every subscription is gone) and started again while
+bots play and clients of two daphne processes watch. It is not the shared
+local Redis, which the tests running beside this one in other processes use. The
 moves made meanwhile are stored in PostgreSQL; once Redis is back, each
 daphne process subscribes again to its sockets' groups, and every client
 must show the match as it is and keep following it, on the socket it had.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -35,17 +38,17 @@ from tests.support.services import service_missing
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 
-def redis_start(port: int) -> list[str]:
-    """The command ``scripts/services.sh`` starts the local Redis with, on ``port``."""
+def redis_start(port: int, folder: Path) -> list[str]:
+    """How ``scripts/services.sh`` starts the local Redis, here on ``port`` in ``folder``."""
     return [
         "redis-server",
         "--daemonize", "yes",
-        "--bind", "127.0.0.1", "-::1",
+        "--bind", "127.0.0.1",
         "--port", str(port),
         "--save", "",
         "--appendonly", "no",
-        "--dir", "/var/lib/redis",
-        "--logfile", "/var/log/redis/ci.log" if port == 6379 else f"/var/log/redis/ci-{port}.log",
+        "--dir", str(folder),
+        "--logfile", str(folder / "redis.log"),
     ]  # fmt: skip
 
 
@@ -56,27 +59,43 @@ def wait_for_redis(url: str, up: bool, timeout: float = 30) -> None:
         time.sleep(0.1)
 
 
-def start_redis(url: str) -> None:
-    for folder in ("/var/lib/redis", "/var/log/redis"):
-        Path(folder).mkdir(parents=True, exist_ok=True)
+def start_redis(url: str, folder: Path) -> None:
     port = urlsplit(url).port or 6379
-    subprocess.run(redis_start(port), check=True, capture_output=True, timeout=30)
+    subprocess.run(redis_start(port, folder), check=True, capture_output=True, timeout=30)
     wait_for_redis(url, up=True)
 
 
+def stop_redis(url: str) -> None:
+    port = str(urlsplit(url).port or 6379)
+    subprocess.run(
+        ["redis-cli", "-h", "127.0.0.1", "-p", port, "shutdown", "nosave"],
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+    wait_for_redis(url, up=False)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 @pytest.fixture
-def restartable_redis(redis_url: str) -> Iterator[str]:
-    """The local Redis, when this machine can stop and start it; restarted whatever happens."""
-    parts = urlsplit(redis_url)
-    if parts.hostname not in ("127.0.0.1", "localhost"):
-        service_missing(f"restarting Redis needs a local one, not {redis_url}")
+def restartable_redis(redis_url: str, tmp_path: Path) -> Iterator[str]:
+    """A Redis of this test's own that it may stop and start; stopped whatever happens."""
     if not (shutil.which("redis-server") and shutil.which("redis-cli")):
         service_missing("restarting Redis needs redis-server and redis-cli on this machine")
+    folder = tmp_path / "redis"
+    folder.mkdir()
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    start_redis(url, folder)
     try:
-        yield redis_url
+        yield url
     finally:
-        if redis_problem(redis_url) is not None:
-            start_redis(redis_url)
+        if redis_problem(url) is None:
+            stop_redis(url)
 
 
 @pytest.mark.asyncio
@@ -103,14 +122,7 @@ async def test_clients_reconnect_and_resync_after_redis_restarts(
         for watcher in watchers:
             await watcher.wait_for_seq(5, timeout=60)
 
-        port = str(urlsplit(restartable_redis).port or 6379)
-        subprocess.run(
-            ["redis-cli", "-h", "127.0.0.1", "-p", port, "shutdown", "nosave"],
-            capture_output=True,
-            timeout=30,
-            check=False,
-        )
-        await asyncio.to_thread(wait_for_redis, restartable_redis, False)
+        await asyncio.to_thread(stop_redis, restartable_redis)
         down = {pk: await asyncio.to_thread(match_seq, stack, pk) for pk in ids}
         # The worker keeps recording moves in PostgreSQL while Redis is away.
         deadline = time.monotonic() + 60
@@ -119,7 +131,7 @@ async def test_clients_reconnect_and_resync_after_redis_restarts(
         ):
             assert time.monotonic() < deadline, "the worker stopped while Redis was down"
             await asyncio.sleep(0.1)
-        await asyncio.to_thread(start_redis, restartable_redis)
+        await asyncio.to_thread(start_redis, restartable_redis, tmp_path / "redis")
 
         # Every client catches up with what happened while Redis was down...
         missed = {pk: await asyncio.to_thread(match_seq, stack, pk) for pk in ids}
