@@ -155,7 +155,7 @@ async def test_one_round_trip_renews_every_socket_of_a_process_on_the_core_redis
 def pubsub_layer(settings: Any) -> Any:
     settings.CHANNEL_LAYERS = environment.channel_layers({"REDIS_URL": redis_url()})
     layer = get_channel_layer()
-    assert type(layer).__name__ == "RedisPubSubChannelLayer"
+    assert type(layer).__name__ == "SealedPubSubLayer"
     return layer
 
 

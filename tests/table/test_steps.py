@@ -152,9 +152,10 @@ def test_a_step_that_does_not_follow_on_is_left_to_the_database(players, announc
     assert not hub.advance(match_id, second["seq"], second["rev"], second["next"])
     assert hub.known(match_id, second["seq"], second["rev"]) is None
     # A step whose events do not fit the kept state is not taken either.
-    wrong = dict(first["next"])
+    wrong = steps.opened(first["next"])
+    assert wrong is not None
     wrong["events"] = [["action", 1, {"seat": 1, "play": "XX"}]]
-    assert not hub.advance(match_id, first["seq"], first["rev"], wrong)
+    assert not hub.advance(match_id, first["seq"], first["rev"], steps.seal(wrong))
     assert not hub.advance(match_id, first["seq"], first["rev"], {"base": "nonsense"})
     # The right step still is.
     assert hub.advance(match_id, first["seq"], first["rev"], first["next"])
@@ -162,7 +163,7 @@ def test_a_step_that_does_not_follow_on_is_left_to_the_database(players, announc
     assert hub.known(match_id, second["seq"], second["rev"]).state == read_match(match_id).state
 
 
-def test_a_step_never_carries_a_deal_seed(players, announced, settings):
+def test_a_step_never_carries_a_deal_or_a_declaration(players, announced, settings):
     settings.ROUND_PAUSE_SECONDS = 0
     outcome = started_match(players)
     match_id = outcome.match.pk
@@ -171,13 +172,15 @@ def test_a_step_never_carries_a_deal_seed(players, announced, settings):
     deal = outcome.match.deal_number
     while Match.objects.get(pk=match_id).deal_number == deal:
         services.play_due_turn(match_id, now=LATER)
-    kinds = [kind for message in announced for kind, _v, _p in message["next"]["events"]]
-    assert "deal" in kinds
-    for message in announced:
-        for kind, _version, payload in message["next"]["events"]:
-            if kind == "deal":
-                assert "seed" not in payload["deal"]
-                assert len(payload["deal"]["deck"]) == 32
+    carried = [steps.opened(message["next"]) for message in announced if "next" in message]
+    assert carried
+    for step in carried:
+        assert step is not None
+        for kind, _version, payload in step["events"]:
+            assert kind == "action"
+            assert "declare" not in payload
+    # The deal's last card, which dealt the next hand, came without a step.
+    assert "next" not in announced[-1]
 
 
 def test_a_batch_sends_each_step_as_its_turn_commits(players, announced, monkeypatch):
@@ -194,7 +197,8 @@ def test_a_batch_sends_each_step_as_its_turn_commits(players, announced, monkeyp
         assert [message["seq"] for message in announced] == [start.seq + 1]
         services.play_due_turn(match_id, now=LATER)
     first, second = announced
-    assert (first["next"]["base"], second["next"]["base"]) == (start.seq, start.seq + 1)
+    bases = [steps.opened(message["next"])["base"] for message in (first, second)]
+    assert bases == [start.seq, start.seq + 1]
     assert hub.advance(match_id, first["seq"], first["rev"], first["next"])
     assert hub.advance(match_id, second["seq"], second["rev"], second["next"])
     assert hub.known(match_id, second["seq"], None).state == read_match(match_id).state
