@@ -221,7 +221,7 @@ REDIS_MAX_CONNECTIONS = 1000
 # A channel stays in a group this long after it last joined, in the layers
 # that forget members (the in-memory one, and channels_redis's core layer
 # when settings choose it; channels' own default is a day). Live consumers
-# join again every third of it (games.table.memberships), so only the
+# join again every third of it (games.match.memberships), so only the
 # channels of a process that died without leaving drop out.
 DEFAULT_GROUP_EXPIRY = 60.0
 

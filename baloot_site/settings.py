@@ -102,7 +102,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 # pub/sub one, whose memberships are subscriptions), each process's table
 # sockets join their groups again this often, so that a membership
 # (CHANNEL_GROUP_EXPIRY, a minute unless set) never lapses while its socket
-# lives, and a killed process's channels drop out (games.table.memberships).
+# lives, and a killed process's channels drop out (games.match.memberships).
 CHANNEL_GROUP_RENEWAL = environment.group_expiry(os.environ) / 3
 # When no worker ran for this long (all stopped, or the database out of
 # reach), the first worker back gives every pending turn the lost time back.
@@ -144,7 +144,7 @@ TABLE_SOCKETS_PER_USER = environment.count(os.environ, "TABLE_SOCKETS_PER_USER",
 # pages together: one more is closed at once (4429, which the pages try
 # again later), so that a crowd of sockets cannot starve the process. The
 # last TABLE_SOCKETS_RESERVED_FOR_PLAYERS of them are kept for the players
-# of matches that are not over (games/table/admission.py).
+# of matches that are not over (games/match/admission.py).
 TABLE_SOCKETS_PER_SERVER = environment.count(os.environ, "TABLE_SOCKETS_PER_SERVER", 2000)
 TABLE_SOCKETS_RESERVED_FOR_PLAYERS = environment.count(
     os.environ, "TABLE_SOCKETS_RESERVED_FOR_PLAYERS", 500

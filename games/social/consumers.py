@@ -20,7 +20,7 @@ sent anything.
 
 A player may hold ``QUEUE_SOCKETS_PER_USER`` pages across the server
 processes, and they count among the process's sockets
-(``games.table.admission``); one more is accepted and closed at once with
+(``games.match.admission``); one more is accepted and closed at once with
 code 4429, which tells the page to try again later.
 """
 
@@ -40,10 +40,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.display.language import language_of
+from games.match import admission, memberships
 from games.match.dispatch import DirectDispatch
 from games.social import queue
 from games.social.models import QueueEntry
-from games.table import admission, memberships
 
 logger = logging.getLogger(__name__)
 

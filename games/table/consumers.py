@@ -11,7 +11,7 @@ answer in between), it sends the whole region — at most once per picture.
 
 A user may hold ``TABLE_SOCKETS_PER_USER`` sockets per match in one process,
 and each process and each person only so many sockets in all
-(``games.table.admission``); one more is accepted and closed at once with
+(``games.match.admission``); one more is accepted and closed at once with
 code 4429, which tells the page to try again later (``static/js/table.js``
 does, backing off). Once the match is over, the socket stays open for
 ``TABLE_SOCKETS_AFTER_END_SECONDS`` and is then closed with code 4410: the
@@ -39,6 +39,7 @@ from django.core.exceptions import SynchronousOnlyOperation
 from django.utils import timezone
 
 from games.display.language import language_of
+from games.match import admission, memberships
 from games.match.access import may_see, seat_of
 from games.match.broadcast import match_group
 from games.match.dispatch import DirectDispatch
@@ -46,7 +47,6 @@ from games.match.invites import held
 from games.match.models import Match, Seat
 from games.social.broadcast import social_group
 from games.social.sockets import TableSocialMixin
-from games.table import admission, memberships
 from games.table.live import HUB, Picture, view_key
 from games.table.render import MatchReading
 from games.table.session_end import user_group
@@ -165,7 +165,7 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
         await self.push(seq, event.get("rev"), clock=clock)
 
     def _groups(self) -> list[str]:
-        """The groups this socket belongs to while connected (games.table.memberships)."""
+        """The groups this socket belongs to while connected (games.match.memberships)."""
         return [self.group, user_group(self.scope["user"].pk), social_group(self.match_id)]
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

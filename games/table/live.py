@@ -239,7 +239,7 @@ class Hub:
         TABLE_SOCKETS_PER_USER there already.
 
         The process's slots and each person's share across matches are
-        ``games.table.admission``'s.
+        ``games.match.admission``'s.
         """
         with self._lock:
             watched = self._watched.setdefault(match_id, _Watched())

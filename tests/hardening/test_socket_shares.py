@@ -13,8 +13,8 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from baloot_site.asgi import application
+from games.match import admission
 from games.match.models import Match
-from games.table import admission
 from tests.support.drivers import start_with_bots, started_match
 from tests.support.players import create_player
 from tests.support.servers import TEST_REDIS_DB, flush_redis, with_path
