@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import rules
 from games.match import broadcast, services, steps
-from games.match.models import Match
+from games.match.models import Event, Match
 from games.table.live import Hub, draw
 from games.table.render import MatchReading, read_match
 from tests.support.drivers import started_match
@@ -100,7 +100,9 @@ def test_a_match_followed_by_its_steps_looks_as_read_after_every_event(
     assert hub.join(match_id, spectator.pk)
     hub.reading(match_id, 0, None, fresh=True)
     announced.clear()
-    taken = read = 0
+    taken = hidden = seats_only = 0
+    # The event the kept reading is at: each announcement's events come after it.
+    seen = Match.objects.get(pk=match_id).seq
     away = False
     deals = Match.objects.get(pk=match_id).deal_number
     while Match.objects.get(pk=match_id).deal_number < deals + 2:
@@ -109,8 +111,21 @@ def test_a_match_followed_by_its_steps_looks_as_read_after_every_event(
             # Every step follows on from the reading kept, so every step is taken.
             taken_now = follow(hub, match_id, message)
             assert taken_now == ("next" in message)
+            recorded = list(
+                Event.objects.filter(match_id=match_id, seq__gt=seen, seq__lte=message["seq"])
+            )
+            seen = max(seen, message["seq"])
+            if not recorded:
+                # A seat stepped away or came back: no event, so no step.
+                seats_only += not taken_now
+            elif all(steps.is_public(event.kind, event.payload) for event in recorded):
+                # Every change of public events alone travels as a step.
+                assert taken_now
+            else:
+                # A deal or a declaration never travels (its cards are hidden).
+                assert not taken_now
+                hidden += 1
             taken += taken_now
-            read += not taken_now
         announced.clear()
         fresh = read_match(match_id)
         kept = hub.known(match_id, fresh.seq, None)
@@ -120,8 +135,9 @@ def test_a_match_followed_by_its_steps_looks_as_read_after_every_event(
         assert rows(kept) == rows(fresh)
         assert_same_pictures(kept, fresh, viewers)
         away |= any(seat.away for seat in kept.seats.values())
-    # Only the changes of the seats alone were read.
-    assert taken > 4 * read
+    # Besides the deals and declarations, only the changes of the seats alone were read.
+    assert taken > 4 * seats_only
+    assert hidden
     assert away
 
 
