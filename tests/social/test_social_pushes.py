@@ -118,7 +118,9 @@ async def test_each_reader_gets_the_drawing_of_their_own_language_and_line(playe
 async def test_a_muted_author_and_a_chat_switched_off_hide_the_line_from_those_readers(players):
     outcome = await database_sync_to_async(started_match)(players)
     match_id = outcome.match.pk
-    await database_sync_to_async(chat.mute)(players[2], players[1].pk)
+    # One may mute only someone who wrote in one's room (issue 27, L3).
+    await database_sync_to_async(chat.post)(players[1], match_id, text="before the mute")
+    await database_sync_to_async(chat.mute)(players[2], players[1].pk, match_id=match_id)
     await database_sync_to_async(chat.set_chat_enabled)(players[3], False)
     sockets = [await table_socket(match_id, players[n]) for n in (2, 3, 4)]
     try:
