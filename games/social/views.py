@@ -204,9 +204,10 @@ def rematch_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The rematch panel (GET, once the table shows the match is over); POST offers or accepts."""
     if request.method == "GET":
         return _rematch_panel(request, pk)
-    invite = request.POST.get("invite") or request.GET.get("invite", "")
+    # Like every form of a private table, the offer takes the invite the session
+    # holds, never one in its address or body (games.match.invites).
     try:
-        offer = rematch.accept(request.user, pk, invite=invite)
+        offer = rematch.accept(request.user, pk, invite=held(request.session, pk))
     except MatchNotFound:
         # A private match one may not see answers as a missing one does.
         raise Http404 from None

@@ -42,18 +42,21 @@ def test_the_rematch_of_a_private_match_is_private_with_a_fresh_invite(
     assert stranger.get(f"/matches/{new.pk}/deals/1/").status_code == 404
     assert stranger.get(f"/matches/{new.pk}/notation/").status_code == 404
     assert stranger.post(f"/match/{new.pk}/chat/", {"text": "hello"}).status_code == 404
-    # Nor does the old match's invite open the new one.
-    old_invite = f"/match/{new.pk}/?invite={finished.invite_token}"
-    assert stranger.get(old_invite).status_code == 404
+    # Nor does the old match's invite open the new one: its link is taken into the
+    # session as any link is, with the same redirect (the answer tells nothing),
+    # and the table it leads to is missing to the stranger.
+    old_invite = stranger.get(f"/match/{new.pk}/?invite={finished.invite_token}", follow=True)
+    assert old_invite.redirect_chain == [(f"/match/{new.pk}/", 302)]
+    assert old_invite.status_code == 404
     # The players sit at it; the new link lets a guest watch.
     assert client_for(players[2]).get(f"/match/{new.pk}/").status_code == 200
-    assert stranger.get(f"/match/{new.pk}/?invite={new.invite_token}").status_code == 200
+    new_invite = stranger.get(f"/match/{new.pk}/?invite={new.invite_token}", follow=True)
+    assert new_invite.redirect_chain == [(f"/match/{new.pk}/", 302)]
+    assert new_invite.status_code == 200
     # An invited spectator of the old match is not shown the way to the new one.
-    spectator = create_player("spectator")
-    panel = client_for(spectator).get(
-        f"/match/{finished.pk}/rematch/?invite={finished.invite_token}",
-        headers={"HX-Request": "true"},
-    )
+    spectator = client_for(create_player("spectator"))
+    spectator.get(f"/match/{finished.pk}/?invite={finished.invite_token}")
+    panel = spectator.get(f"/match/{finished.pk}/rematch/", headers={"HX-Request": "true"})
     assert panel.status_code == 200
     assert "The rematch has started." in panel.content.decode()
     assert f"/match/{new.pk}/" not in panel.content.decode()
@@ -78,10 +81,14 @@ def test_a_private_match_and_a_missing_one_answer_the_rematch_post_alike(
     absent = outsider.post(f"/match/{missing}/rematch/", headers=headers)
     assert (private.status_code, absent.status_code) == (404, 404)
     assert not RematchOffer.objects.exists()
-    # With the invite the outsider may see the match: told they have no seat there.
-    invited = outsider.post(
+    # An invite in the post's address alone opens nothing: only the session's counts.
+    in_address = outsider.post(
         f"/match/{finished.pk}/rematch/?invite={finished.invite_token}", headers=headers
     )
+    assert in_address.status_code == 404
+    # With the invite link taken, the outsider may see the match: told they have no seat there.
+    outsider.get(f"/match/{finished.pk}/?invite={finished.invite_token}")
+    invited = outsider.post(f"/match/{finished.pk}/rematch/", headers=headers)
     assert invited.status_code == (409 if htmx else 302)
     # A running private match answers the same 404, never "not finished yet".
     running = start_match({n: create_player(f"r{n}") for n in (1, 2, 3, 4)}, private=True).match
