@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -11,7 +12,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
-from django.urls import reverse, reverse_lazy
+from django.urls import Resolver404, resolve, reverse, reverse_lazy
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
@@ -24,6 +25,7 @@ from accounts.language import FOUR_COLOUR_KEY
 from accounts.limits import rate
 from accounts.models import Profile
 from games.history.my_matches import history_lines, my_seats
+from games.match.invites import held
 from games.match.models import Match
 from games.table.session_end import end_table_sockets
 
@@ -31,6 +33,17 @@ from games.table.session_end import end_table_sockets
 NEXT = "next"
 # The profile lists the latest matches; "My matches" pages through them all.
 RECENT_MATCHES = 10
+
+
+def invited_to(request: HttpRequest, url: str) -> bool:
+    """True when ``url`` is the page of a match whose invite the visitor's session holds
+    (``games.match.invites``): they came by an invite link."""
+    try:
+        found = resolve(urlsplit(url).path)
+    except Resolver404:
+        return False
+    pk = found.kwargs.get("pk")
+    return isinstance(pk, int) and bool(held(request.session, pk))
 
 
 # Sign-ups and log-in attempts are counted per address (the client's, as the
@@ -71,6 +84,7 @@ class SignUpView(FormView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context[NEXT] = self.next_url()
+        context["invited"] = invited_to(self.request, context[NEXT])
         return context
 
     def form_valid(self, form: SignUpForm) -> HttpResponse:
@@ -91,6 +105,11 @@ class LoginView(auth_views.LoginView):
 
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["invited"] = invited_to(self.request, context.get(self.redirect_field_name) or "")
+        return context
 
 
 class LogoutView(auth_views.LogoutView):

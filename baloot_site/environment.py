@@ -221,7 +221,7 @@ REDIS_MAX_CONNECTIONS = 1000
 # A channel stays in a group this long after it last joined, in the layers
 # that forget members (the in-memory one, and channels_redis's core layer
 # when settings choose it; channels' own default is a day). Live consumers
-# join again every third of it (games.table.memberships), so only the
+# join again every third of it (games.match.memberships), so only the
 # channels of a process that died without leaving drop out.
 DEFAULT_GROUP_EXPIRY = 60.0
 
@@ -237,21 +237,64 @@ def group_expiry(env: Mapping[str, str]) -> int:
     return int(value)
 
 
+def redis_index(url: str) -> int:
+    """The database index REDIS_URL ``url`` names; raises ImproperlyConfigured."""
+    from redis.connection import parse_url
+
+    try:
+        return int(parse_url(url).get("db") or 0)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"REDIS_URL={url!r} is not a Redis URL: {error}") from None
+
+
 def channel_prefix(url: str) -> str:
     """The prefix of every Redis channel the layer publishes on for REDIS_URL ``url``.
 
     Redis's pub/sub ignores the database index: a message published while
     using database 1 reaches subscribers using database 2. The index goes
     into the channel names, so that sites (or test runs) sharing one Redis
-    server on different indexes stay apart, as they do with keys.
+    server on different indexes do not hear each other's messages. It is no
+    wall: any client of the server may subscribe to every channel, which is
+    why the layer's messages are encrypted (``channel_encryption_keys``).
     """
-    from redis.connection import parse_url
+    return f"asgi.{redis_index(url)}."
 
-    try:
-        index = int(parse_url(url).get("db") or 0)
-    except ValueError as error:
-        raise ImproperlyConfigured(f"REDIS_URL={url!r} is not a Redis URL: {error}") from None
-    return f"asgi.{index}."
+
+# A channel-layer key shorter than this is refused with DEBUG off.
+MIN_CHANNEL_KEY_LENGTH = 32
+
+
+def channel_encryption_keys(env: Mapping[str, str]) -> list[str]:
+    """The channel layer's keys from CHANNEL_ENCRYPTION_KEY (comma-separated, the key
+    to encrypt with first, then earlier ones still accepted during a rotation)."""
+    return word_list(env, "CHANNEL_ENCRYPTION_KEY", [])
+
+
+def require_channel_encryption(env: Mapping[str, str], debug: bool) -> None:
+    """Refuse a site on Redis with DEBUG off whose channel layer would not be encrypted.
+
+    Every message between the server processes goes through Redis, where any
+    client of the server (whatever its database index) can read it with
+    PSUBSCRIBE and publish its own. Raises ImproperlyConfigured when REDIS_URL
+    is set and CHANNEL_ENCRYPTION_KEY is missing or holds a key shorter than
+    32 characters.
+    """
+    if debug or not env.get("REDIS_URL", "").strip():
+        return
+    keys = channel_encryption_keys(env)
+    if not keys:
+        raise ImproperlyConfigured(
+            "CHANNEL_ENCRYPTION_KEY is not set. With REDIS_URL set and DJANGO_DEBUG off, "
+            "the messages between the server processes go through Redis and must be "
+            "encrypted: set CHANNEL_ENCRYPTION_KEY to a long random key, the same for every "
+            "process of the site (`python -c 'import secrets; print(secrets.token_urlsafe(32))'`)."
+        )
+    for number, key in enumerate(keys, start=1):
+        if len(key) < MIN_CHANNEL_KEY_LENGTH:
+            raise ImproperlyConfigured(
+                f"Key {number} of CHANNEL_ENCRYPTION_KEY is {len(key)} characters long; "
+                f"it needs at least {MIN_CHANNEL_KEY_LENGTH} random characters."
+            )
 
 
 def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
@@ -277,6 +320,9 @@ def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
     healed by the next one, which carries the match as it is, or by the
     page's report every 15 s, which makes the socket read the match when
     it moved on meanwhile (games.table.consumers ``receive``).
+
+    With CHANNEL_ENCRYPTION_KEY set, every message is encrypted with it
+    (``require_channel_encryption`` makes it required in production).
     """
     url = env.get("REDIS_URL", "").strip()
     if not url:
@@ -286,18 +332,18 @@ def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
                 "CONFIG": {"group_expiry": group_expiry(env)},
             }
         }
-    return {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {
-                "hosts": [
-                    {
-                        "address": url,
-                        "socket_timeout": REDIS_SOCKET_TIMEOUT,
-                        "max_connections": REDIS_MAX_CONNECTIONS,
-                    }
-                ],
-                "prefix": channel_prefix(url),
-            },
-        }
+    config: dict[str, Any] = {
+        "hosts": [
+            {
+                "address": url,
+                "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                "max_connections": REDIS_MAX_CONNECTIONS,
+            }
+        ],
+        "prefix": channel_prefix(url),
     }
+    keys = channel_encryption_keys(env)
+    if keys:
+        config["symmetric_encryption_keys"] = keys
+    # channels_redis's pub/sub layer, dropping what it cannot read (baloot_site.channel_layer).
+    return {"default": {"BACKEND": "baloot_site.channel_layer.SealedPubSubLayer", "CONFIG": config}}

@@ -6,9 +6,12 @@ in ``deploy/nginx.conf``:
 - ``BodyLimit`` refuses with 413 a request whose ``Content-Length`` passes
   ``settings.REQUEST_BODY_LIMIT``, before reading any of it, and a request
   without one (chunked) as soon as the bytes read pass the limit. Django
-  never sees such a request, so it never buffers or parses it. (daphne
-  itself spools a body to a temporary file before the application runs:
-  the proxy's ``client_max_body_size`` stops a huge body at the door.)
+  never sees such a request, so it never buffers or parses it. daphne
+  itself reads a whole body before the application runs, and hands it
+  over all at once: the site's server command refuses an oversized one
+  there, on its ``Content-Length`` before any of it is read
+  (``baloot_site.daphne_hooks``), and in production the proxy's
+  ``client_max_body_size`` stops it at the door.
 - ``TrustedProxy`` lets ``X-Forwarded-Proto`` and ``X-Real-IP`` through only
   from an address in ``settings.TRUSTED_PROXIES`` and drops them from
   anyone else, so a client that reaches daphne directly cannot claim HTTPS
@@ -77,13 +80,17 @@ def scope_language(scope: Scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-async def refuse_too_large(scope: Scope, send: Send, limit: int) -> None:
-    """Answer 413 with a short translated text, closing the connection."""
+def too_large_text(scope: Scope, limit: int) -> str:
+    """The 413 answer's text, in the language the request asks for."""
     with translation.override(scope_language(scope)):
-        text = gettext("This request is too large: the site accepts at most %(size)s.") % {
+        return gettext("This request is too large: the site accepts at most %(size)s.") % {
             "size": filesizeformat(limit)
         }
-    body = text.encode()
+
+
+async def refuse_too_large(scope: Scope, send: Send, limit: int) -> None:
+    """Answer 413 with a short translated text, closing the connection."""
+    body = too_large_text(scope, limit).encode()
     await send(
         {
             "type": "http.response.start",

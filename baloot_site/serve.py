@@ -1,7 +1,9 @@
 """Serve the site: daphne's own command line, on uvloop's event loop.
 
 ``python -m baloot_site.serve [daphne's arguments]`` is ``daphne [daphne's
-arguments]`` with one difference: the asyncio loop under Twisted's reactor
+arguments]`` with three differences: a body over the site's limit is refused
+before daphne reads it, the access log hides invite tokens
+(``baloot_site.daphne_hooks``), and the asyncio loop under Twisted's reactor
 is uvloop's (libuv, written in C) rather than asyncio's selector loop,
 written in Python. A server process spends a good part of each push in that
 loop: waking the consumers of a match's sockets, handing each frame to its
@@ -26,6 +28,9 @@ def main() -> None:
     # Imported only now: importing daphne's server makes its event loop.
     from daphne.cli import CommandLineInterface
 
+    from baloot_site import daphne_hooks
+
+    daphne_hooks.install()
     CommandLineInterface.entrypoint()
 
 

@@ -92,6 +92,8 @@ TEMPLATES = [
 DATABASES = {"default": environment.database(os.environ, BASE_DIR / "db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# With Redis and DEBUG off, the layer's messages must be encrypted (CHANNEL_ENCRYPTION_KEY).
+environment.require_channel_encryption(os.environ, DEBUG)
 CHANNEL_LAYERS = environment.channel_layers(os.environ)
 # Redis, when set: the channel layer of several server processes, and the
 # wake-up channel of a separate worker (games/worker/alarm.py).
@@ -100,7 +102,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 # pub/sub one, whose memberships are subscriptions), each process's table
 # sockets join their groups again this often, so that a membership
 # (CHANNEL_GROUP_EXPIRY, a minute unless set) never lapses while its socket
-# lives, and a killed process's channels drop out (games.table.memberships).
+# lives, and a killed process's channels drop out (games.match.memberships).
 CHANNEL_GROUP_RENEWAL = environment.group_expiry(os.environ) / 3
 # When no worker ran for this long (all stopped, or the database out of
 # reach), the first worker back gives every pending turn the lost time back.
@@ -138,12 +140,37 @@ WORKER_IN_SERVER = environment.flag(os.environ, "WORKER_IN_SERVER", default=Fals
 DEAL_ANALYSIS = environment.flag(os.environ, "DEAL_ANALYSIS", default=True)
 # How many table sockets one user may hold at one match in one server process.
 TABLE_SOCKETS_PER_USER = environment.count(os.environ, "TABLE_SOCKETS_PER_USER", 4)
-# And this many table sockets per server process in all: one more is closed
-# at once (4429), so that a crowd of sockets cannot starve the process.
+# And this many sockets per server process in all, table and quick-match
+# pages together: one more is closed at once (4429, which the pages try
+# again later), so that a crowd of sockets cannot starve the process. The
+# last TABLE_SOCKETS_RESERVED_FOR_PLAYERS of them are kept for the players
+# of matches that are not over (games/match/admission.py).
 TABLE_SOCKETS_PER_SERVER = environment.count(os.environ, "TABLE_SOCKETS_PER_SERVER", 2000)
+TABLE_SOCKETS_RESERVED_FOR_PLAYERS = environment.count(
+    os.environ, "TABLE_SOCKETS_RESERVED_FOR_PLAYERS", 500
+)
+# The sockets one person may hold across all matches and server processes
+# (counted in Redis when REDIS_URL is set): at the tables where they play,
+# at the tables they watch, and quick-match pages.
+TABLE_PLAYING_SOCKETS_PER_USER = environment.count(os.environ, "TABLE_PLAYING_SOCKETS_PER_USER", 16)
+TABLE_WATCHING_SOCKETS_PER_USER = environment.count(
+    os.environ, "TABLE_WATCHING_SOCKETS_PER_USER", 8
+)
+QUEUE_SOCKETS_PER_USER = environment.count(os.environ, "QUEUE_SOCKETS_PER_USER", 4)
+# A table socket stays open this long after its match finished or was
+# aborted, for the result, the chat and the rematch offer; then it is closed
+# (4410) and the page says that the table no longer updates.
+TABLE_SOCKETS_AFTER_END_SECONDS = environment.seconds(
+    os.environ, "TABLE_SOCKETS_AFTER_END_SECONDS", 600.0
+)
 # A quick-match player waiting this long is offered to fill the table with
 # bots and start at once, unrated (games/social/queue.py).
 QUICK_MATCH_BOT_WAIT = environment.seconds(os.environ, "QUICK_MATCH_BOT_WAIT", 45.0)
+# The rating policy (games/ratings/policy.py, stated on /ratings/): the same
+# four people play one rated match together in this many hours, and any two
+# players at most this many rated matches in 24 hours; later ones are unrated.
+RATED_REPEAT_HOURS = environment.count(os.environ, "RATED_REPEAT_HOURS", 12)
+RATED_PAIR_DAILY_LIMIT = environment.count(os.environ, "RATED_PAIR_DAILY_LIMIT", 5)
 # The most deals an imported document may hold (a real match has a few dozen).
 IMPORT_MAX_DEALS = environment.count(os.environ, "IMPORT_MAX_DEALS", 200)
 # The worker stores an upload this many deals per pass, each deal in a
@@ -223,6 +250,8 @@ RATE_LIMITS = environment.rates(
         "BOT_MATCHES": "20/h",  # matches against bots started per player
         "IMPORTS": "20/d",  # notation documents imported per player
         "AWAY": "60/h",  # "I'm back" / step-away toggles per player
+        "QUEUE": "60/h",  # quick-match joins, cancels and "fill with bots" per player
+        "REMATCH": "60/h",  # rematch offers and acceptances per player
     },
 )
 RATELIMIT_VIEW = "accounts.limits.too_many_requests"
@@ -316,8 +345,12 @@ if environment.flag(os.environ, "DJANGO_HTTPS", default=False):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"cancelled_clean_up": {"()": "baloot_site.log_filters.CancelledCleanUp"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "cancelled_clean_up": {"()": "baloot_site.log_filters.CancelledCleanUp"},
+        "hidden_invites": {"()": "baloot_site.log_filters.HiddenInvites"},
+    },
+    # No invite token is ever written to the log (baloot_site.log_filters).
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hidden_invites"]}},
     "root": {"handlers": ["console"], "level": "INFO"},
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},

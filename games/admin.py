@@ -76,7 +76,16 @@ class MatchFilter(admin.SimpleListFilter):
 class EventAdmin(admin.ModelAdmin):
     """Every match's log, a page at a time: a long match no longer renders as one page."""
 
-    list_display = ("seq", "match", "kind", "actor_seat", "auto", "created_at", "shown_payload")
+    list_display = (
+        "seq",
+        "match",
+        "kind",
+        "actor_seat",
+        "auto",
+        "stand_in",
+        "created_at",
+        "shown_payload",
+    )
     list_display_links = None
     list_filter = (MatchFilter, "kind")
     list_per_page = 100
@@ -162,6 +171,9 @@ class MatchAdmin(admin.ModelAdmin):
         "status",
         "play_timer",
         "is_private",
+        "seats_assigned",
+        "unrated",
+        "unrated_reason",
         "creator",
         "imported",
         "first_dealer",

@@ -13,7 +13,12 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_out
+
         # Ratings and players' statistics follow each deal and match end.
         from games.ratings import recording
+        from games.social import session_end
 
         recording.connect()
+        # A player who logs out leaves the quick-match queue, pages and all.
+        user_logged_out.connect(session_end.logged_out, dispatch_uid="games.social.session_end")

@@ -35,7 +35,10 @@ Baloot, and every project shows cards to the others.
 Each valid declaration list is scored on the guessed deals (one playout
 each, the declarations changing only the scoring), less ``REVEAL_COST`` per
 card shown, which stands for what the others learn (the playouts are open
-and cannot price it); the best wins, the heuristic's on a tie.
+and cannot price it); the best wins, the heuristic's on a tie. A hand with
+nothing to declare is judged on its guesses too, for its one choice: the
+bot takes as long over it as over a hand with projects, so the moment its
+declaration is recorded does not tell the table which hand it held.
 
 The number of guesses fixes the work; the time budget only cuts it short in
 an emergency, and with too few guesses the heuristic's choice stands.
@@ -383,8 +386,6 @@ def declare(view: View, history: History, budget_ms: float, rng: random.Random) 
     """The strong bot's declaration: the valid list with the best mean result on guessed deals."""
     proposed = declaring.declare(view)
     legal = view["legal"]
-    if len(legal) < 2:
-        return proposed
     deadline = time.perf_counter() + budget_ms / 1000 * BUDGET_SHARE
     seat = view["seat"]
     team = (seat - 1) % 2

@@ -19,7 +19,7 @@ from games import rules
 from games.display.score_sheet import SheetRow, score_sheet
 from games.history.deal_proof import CurrentDeal, current_deal
 from games.history.score_chart import ScoreChart, score_chart
-from games.match.access import invite_expiry, invite_live, invite_matches, is_host
+from games.match.access import invite_expiry, invite_live, is_host
 from games.match.event_log import load_state
 from games.match.models import Match, Seat, team_of_seat
 
@@ -41,13 +41,6 @@ def seat_names(match: Match, seats: Iterable[Seat]) -> dict[int, str]:
         }
     names = {seat.number: seat.occupant_label for seat in seats}
     return {n: names.get(n, str(n)) for n in (1, 2, 3, 4)}
-
-
-def access_params(match: Match, invite: str) -> dict[str, str]:
-    """The query parameters that let a visitor with a private match's link keep seeing it."""
-    if match.is_private and invite_matches(match, invite):
-        return {"invite": invite}
-    return {}
 
 
 def page_url(name: str, args: Iterable[Any], params: Mapping[str, Any]) -> str:
@@ -75,9 +68,7 @@ class MatchHistory:
     share_until: datetime | None = None
 
 
-def match_history(
-    match: Match, seats: list[Seat], user: Any, access: Mapping[str, str]
-) -> MatchHistory:
+def match_history(match: Match, seats: list[Seat], user: Any) -> MatchHistory:
     """The score sheet, chart and links of ``match`` as ``user`` may see them.
 
     Only finished deals appear; the deal in progress shows its commitment.
@@ -97,7 +88,7 @@ def match_history(
         names,
         perspective,
         {perspective: us_label, other: them_label},
-        lambda number: page_url("games:replay", [match.pk, number], access),
+        lambda number: reverse("games:replay", args=[match.pk, number]),
     )
     chart = None
     if rows:
@@ -123,7 +114,7 @@ def match_history(
         sheet=rows,
         chart=chart,
         current_deal=current_deal(match),
-        export_url=page_url("games:export", [match.pk], access) if match.is_over else "",
+        export_url=reverse("games:export", args=[match.pk]) if match.is_over else "",
         share_url=share_url,
         share_host=share_host,
         share_until=invite_expiry(match) if share_host else None,

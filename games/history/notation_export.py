@@ -43,12 +43,17 @@ def match_document(match: Match) -> rules.Document:
 
     A deal still in progress is left out: its deck would show every hand. An
     imported match gives back its document's players and its own top-level
-    and round keys. Raises LogError if the stored log does not replay.
+    and round keys. Raises LogError if the stored log does not replay, and
+    rules.MalformedDocument for a document stored before imports were
+    bounded whose unknown keys nest too deep to be written (``MAX_NESTING``).
     """
+    if match.imported:
+        rules.check_nesting(match.notation_header)
     rounds: list[rules.RoundRecord] = []
     for event in Event.objects.filter(match=match).order_by("seq"):
         if event.kind == Event.Kind.DEAL:
             deal = event.payload["deal"]
+            rules.check_nesting(deal)
             rounds.append(
                 rules.RoundRecord(
                     dealer=deal["dealer"],

@@ -2,8 +2,9 @@
 export and import.
 
 A private match looks missing to anyone who may not see it
-(``games.match.access.may_see``), and its invite parameter is carried along
-every link. A deal still being played has no replay: ``games.history.replay`` returns
+(``games.match.access.may_see``); its invite link leaves the token in the
+visitor's session (``games.match.invites``), so no link of these pages
+carries it. A deal still being played has no replay: ``games.history.replay`` returns
 nothing for it, so every such address is a 404.
 """
 
@@ -16,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_ratelimit.decorators import ratelimit
@@ -23,7 +25,7 @@ from django_ratelimit.decorators import ratelimit
 from accounts.limits import rate
 from games import rules
 from games.history.analysis import match_analysis, step_analysis, stored_plays
-from games.history.match_page import access_params, match_history, page_url, seat_names
+from games.history.match_page import match_history, page_url, seat_names
 from games.history.my_matches import PAGE_SIZE, HistoryFilter, history_lines, my_seats
 from games.history.notation_export import match_document
 from games.history.notation_import import ImportForm, import_upload
@@ -31,7 +33,9 @@ from games.history.replay import finished_deal
 from games.history.replay_page import replay_step
 from games.match.access import may_see
 from games.match.event_log import load_state
+from games.match.invites import held, takes_invite_link
 from games.match.models import ImportJob, Match, Seat
+from games.match.rule_messages import rule_message
 
 STEP = re.compile(r"[0-9]{1,5}")
 # How often the page of an import in progress reloads itself.
@@ -59,17 +63,18 @@ def my_matches(request: HttpRequest) -> HttpResponse:
     )
 
 
+@takes_invite_link
 @login_required
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A match's teams, score sheet, score chart and deal replays.
 
     A private match looks missing to outsiders.
     """
-    match, seats, access = _viewable(request, pk)
-    history = match_history(match, seats, request.user, access)
+    match, seats = _viewable(request, pk)
+    history = match_history(match, seats, request.user)
     # history.sheet has a row per finished deal: only those are analysed.
     analysis = match_analysis(
-        match, len(history.sheet), history.names, lambda number: _deal_url(pk, number, access)
+        match, len(history.sheet), history.names, lambda number: _deal_url(pk, number)
     )
     return render(
         request,
@@ -86,11 +91,12 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@takes_invite_link
 @login_required
 @require_GET
 def deal_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Step ``?step=N`` of finished deal ``number``; 404 for a deal in progress or a bad step."""
-    match, seats, access = _viewable(request, pk)
+    match, seats = _viewable(request, pk)
     replay = finished_deal(match, number)
     if replay is None:
         raise Http404
@@ -99,7 +105,7 @@ def deal_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         raise Http404
 
     def step_url(step: int) -> str:
-        return page_url("games:replay", [pk, number], {"step": step, **access})
+        return page_url("games:replay", [pk, number], {"step": step})
 
     finished = len(load_state(match).results)
     names = seat_names(match, seats)
@@ -115,22 +121,30 @@ def deal_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "r": replay_step(replay, step, names, step_url),
             "a": step_analysis(plays, step, names, step_url) if plays else None,
             "analysis_pending": plays is None and has_cards,
-            "match_url": page_url("games:detail", [pk], access),
-            "export_url": page_url("games:export", [pk], access) if match.is_over else "",
-            "prev_deal_url": _deal_url(pk, number - 1, access) if number > 1 else "",
-            "next_deal_url": _deal_url(pk, number + 1, access) if number < finished else "",
+            "match_url": reverse("games:detail", args=[pk]),
+            "export_url": reverse("games:export", args=[pk]) if match.is_over else "",
+            "prev_deal_url": _deal_url(pk, number - 1) if number > 1 else "",
+            "next_deal_url": _deal_url(pk, number + 1) if number < finished else "",
         },
     )
 
 
+@takes_invite_link
 @login_required
 @require_GET
 def export_notation(request: HttpRequest, pk: int) -> HttpResponse:
     """A finished (or stopped) match as a ``baloot/1`` document to download."""
-    match, _seats, _access = _viewable(request, pk)
+    match, _seats = _viewable(request, pk)
     if not match.is_over:
         raise Http404
-    text = rules.write_document(match_document(match))
+    try:
+        text = rules.write_document(match_document(match))
+    except rules.MalformedDocument as error:
+        # Only a document imported before imports were bounded can be so deep.
+        message = _("This match cannot be written as a document: %(problem)s") % {
+            "problem": rule_message(error)
+        }
+        return HttpResponse(message, status=409, content_type="text/plain; charset=utf-8")
     response = HttpResponse(text, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="baloot-match-{match.pk}.json"'
     return response
@@ -175,24 +189,24 @@ def import_job(request: HttpRequest, pk: int) -> HttpResponse:
         match = job.match
         messages.success(
             request,
-            _("The match was imported. Anyone with this page's link can replay it."),
+            _("The match was imported. Anyone you give the share link below can replay it."),
         )
-        return redirect(page_url("games:detail", [match.pk], {"invite": match.invite_token}))
+        return redirect(match.get_absolute_url())
     response = render(request, "games/import_job.html", {"job": job})
     if not job.is_over:
         response["Refresh"] = str(IMPORT_REFRESH_SECONDS)
     return response
 
 
-def _viewable(request: HttpRequest, pk: int) -> tuple[Match, list[Seat], dict[str, str]]:
-    """The match, its seats and the query parameters that keep it visible; raises Http404."""
+def _viewable(request: HttpRequest, pk: int) -> tuple[Match, list[Seat]]:
+    """The match and its seats, if the user may see them (with the invite their session
+    holds); raises Http404."""
     match = get_object_or_404(Match, pk=pk)
     seats = list(Seat.objects.filter(match=match).select_related("user"))
-    invite = request.GET.get("invite", "")
-    if not may_see(match, request.user, seats, invite):
+    if not may_see(match, request.user, seats, held(request.session, pk)):
         raise Http404
-    return match, seats, access_params(match, invite)
+    return match, seats
 
 
-def _deal_url(pk: int, number: int, access: dict[str, str]) -> str:
-    return page_url("games:replay", [pk, number], access)
+def _deal_url(pk: int, number: int) -> str:
+    return reverse("games:replay", args=[pk, number])

@@ -10,6 +10,9 @@
   seated could otherwise fill a stranger's table with bots and start it.
 - **Host** (remove a player from a seat before the start): the creator.
 - **Act**: only for the seat one holds (``own_seat``).
+- **Play on**: a person seated at a running match, stepped away or not, is
+  seated at no other by quick match or a rematch (``running_match_of``): one
+  account cannot keep many tables busy at once.
 
 An invite token works for ``INVITE_MAX_AGE_SECONDS`` after it was issued,
 and not at all once the creator turned the link off; a match still being
@@ -27,6 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games.match.models import Match, Seat
@@ -41,6 +45,18 @@ def seat_of(seats: Iterable[Seat], user: Any) -> Seat | None:
 def own_seat(match: Match, user: Any) -> Seat | None:
     """The seat ``user`` holds in ``match``, read from the database; the only seat they act for."""
     return Seat.objects.filter(match=match, user=user).first()
+
+
+def running_match_of(user: Any) -> Match | None:
+    """The running match ``user`` holds a seat at (the latest started), if any."""
+    pk = getattr(user, "pk", None)
+    if pk is None:
+        return None
+    return (
+        Match.objects.filter(status=Match.Status.PLAYING, seats__user_id=pk)
+        .order_by("-started_at", "-id")
+        .first()
+    )
 
 
 def is_member(match: Match, seats: Iterable[Seat], user: Any) -> bool:
@@ -82,9 +98,18 @@ def invite_live(match: Match) -> bool:
 
 
 def invite_matches(match: Match, invite: str) -> bool:
-    """True when ``invite`` is ``match``'s live invite token (compared in constant time)."""
+    """True when ``invite`` is ``match``'s live invite token (compared in constant time).
+
+    Compared as UTF-8 bytes: ``secrets.compare_digest`` refuses text that is not
+    ASCII with a TypeError, which would have answered a page with a 500 for a
+    table whose link is live and a 404 for one whose link is off.
+    """
     return (
-        bool(invite) and invite_live(match) and secrets.compare_digest(invite, match.invite_token)
+        bool(invite)
+        and invite_live(match)
+        and secrets.compare_digest(
+            invite.encode("utf-8", "surrogatepass"), match.invite_token.encode()
+        )
     )
 
 
@@ -95,6 +120,22 @@ def may_see(match: Match, user: Any, seats: Iterable[Seat], invite: str = "") ->
     if not match.is_private or getattr(user, "is_staff", False):
         return True
     return is_member(match, seats, user) or invite_matches(match, invite)
+
+
+def seen_by(matches: QuerySet[Match], user: Any) -> QuerySet[Match]:
+    """The matches of ``matches`` that ``user`` may see without an invite: ``may_see`` as a query.
+
+    For lists (a player's profile) that must show no private match to
+    anyone it is not theirs to see.
+    """
+    matches = matches.exclude(status=Match.Status.IMPORTING)
+    if getattr(user, "is_staff", False):
+        return matches
+    pk = getattr(user, "pk", None)
+    if pk is None:
+        return matches.filter(is_private=False)
+    seated = Seat.objects.filter(match=OuterRef("pk"), user_id=pk)
+    return matches.filter(Q(is_private=False) | Q(creator_id=pk) | Exists(seated))
 
 
 def may_join(match: Match, user: Any, invite: str = "") -> bool:

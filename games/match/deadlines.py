@@ -3,6 +3,14 @@
 D17 gives every bidding, multiplier and declaration decision 8 seconds and
 card play the table's own timer. A bot, or a seat whose player is away,
 acts after the short ``BOT_DELAY_SECONDS`` instead, so people can follow.
+
+The time depends on who sits in the seat, never on its cards. A hand with
+no project is asked for its D18 declaration at its own turn, with the same
+time as any other, and the timer declares nothing for it as for any other:
+the site never records a declaration for a seat. Answering for such hands
+at once would make the turn wait only on the seats that hold a project,
+which every other seat and spectator would see in the turns, their timing
+and the event numbers before any card of a project is shown.
 """
 
 from __future__ import annotations

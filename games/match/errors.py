@@ -147,3 +147,22 @@ class InvalidDocument(ServiceError):
 
     code = "invalid_document"
     default_message = _("This document cannot be imported.")
+
+
+class AlreadyPlaying(ServiceError):
+    """The player sits at a running match already: one match at a time."""
+
+    code = "already_playing"
+    default_message = _(
+        "You are already playing match %(match)s. Go back to it: another match can start "
+        "once it is over."
+    )
+
+
+class TooManyTables(ServiceError):
+    """The player has been seated at too many new tables in a short time."""
+
+    code = "too_many_tables"
+    default_message = _(
+        "You have started too many tables in a short time. Please wait a while and try again."
+    )

@@ -79,6 +79,15 @@ class Match(models.Model):
         A = "A", _("Team A")
         B = "B", _("Team B")
 
+    class UnratedReason(models.TextChoices):
+        """Why a match was not rated, decided as it started (``games.ratings.policy``)."""
+
+        BOTS = "bots", _("a bot in a seat")
+        PRIVATE = "private", _("private table")
+        CHOSEN_SEATS = "chosen_seats", _("seats chosen by the players")
+        SAME_FOUR = "same_four", _("the same four played a rated match shortly before")
+        DAILY_LIMIT = "daily_limit", _("two of the players met in enough rated matches today")
+
     PLAY_TIMER_CHOICES = [
         (10, _("10 seconds")),
         (15, _("15 seconds")),
@@ -114,8 +123,17 @@ class Match(models.Model):
     # keys here, so that exporting it gives the same document back.
     notation_header = models.JSONField(_("notation header"), default=dict, blank=True)
     # Never rated, whatever its seats: a quick match its player filled with
-    # bots to start at once (games.social.queue), and the rematches of one.
+    # bots to start at once (games.social.queue), the rematches of one, and
+    # every match the rating policy turned down as it started
+    # (games.ratings.policy), with the reason why.
     unrated = models.BooleanField(_("unrated"), default=False)
+    unrated_reason = models.CharField(
+        _("why unrated"), max_length=16, choices=UnratedReason, blank=True
+    )
+    # The site chose who sits where: a quick match, or a rated table of the
+    # lobby, whose seats are drawn when it starts. Only such a table is rated,
+    # so nobody picks their partner in rated play.
+    seats_assigned = models.BooleanField(_("seats assigned by the site"), default=False)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
@@ -168,6 +186,33 @@ class Match(models.Model):
     def is_over(self) -> bool:
         """True once the match can take no more actions."""
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    @property
+    def rating_label(self) -> str:
+        """What the table and the match page say of rating: rated, or unrated and why.
+
+        Empty where there is nothing to say: an imported or stopped match, or
+        one started before the rating policy that recorded no decision.
+        """
+        if self.imported or self.status == self.Status.ABORTED:
+            return ""
+        reason = ""
+        if self.unrated:
+            reason = self.get_unrated_reason_display() if self.unrated_reason else ""
+        elif self.status == self.Status.WAITING:
+            if self.is_private:
+                reason = str(self.UnratedReason.PRIVATE.label)
+            elif self.seats_assigned:
+                return str(_("Rated: the seats are drawn at the start"))
+            else:
+                reason = str(self.UnratedReason.CHOSEN_SEATS.label)
+        elif self.seats_assigned:
+            return str(_("Rated"))
+        else:
+            return ""
+        if not reason:
+            return str(_("Unrated"))
+        return str(_("Unrated: %(reason)s") % {"reason": reason})
 
 
 class Seat(models.Model):
@@ -274,6 +319,10 @@ class Event(models.Model):
     payload_version = models.PositiveSmallIntegerField(_("payload version"), default=1)
     actor_seat = models.PositiveSmallIntegerField(_("actor seat"), null=True, blank=True)
     auto = models.BooleanField(_("forced by the timer"), default=False)
+    # Chosen by the bot standing in for a person who stepped away (or missed
+    # turns until it took over): the leaver rule counts these
+    # (games.ratings.recording.leavers). Never set for a bot's own seat.
+    stand_in = models.BooleanField(_("played by the stand-in bot"), default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
     class Meta:

@@ -1,4 +1,5 @@
-"""Read models kept beside the log: the hooks the services call when a deal or a match ends.
+"""Read models kept beside the log: the hooks the services call when a match starts, when
+a deal ends and when a match ends.
 
 ``games.match`` never imports the packages that keep such projections (the
 ratings and the players' statistics live in ``games.ratings``); they register
@@ -17,9 +18,17 @@ from games.match.models import Match, Seat
 
 # (match, state after the deal's last action, the match's seats or None)
 Hook = Callable[[Match, rules.State, dict[int, Seat] | None], Any]
+# (match just started, its seats by number as it starts)
+StartHook = Callable[[Match, dict[int, Seat]], Any]
 
+_match_start: dict[str, StartHook] = {}
 _deal_end: dict[str, Hook] = {}
 _match_end: dict[str, Hook] = {}
+
+
+def on_match_start(name: str, hook: StartHook) -> None:
+    """Call ``hook`` once when a match starts, its seats final, before its first deal."""
+    _match_start[name] = hook
 
 
 def on_deal_end(name: str, hook: Hook) -> None:
@@ -30,6 +39,12 @@ def on_deal_end(name: str, hook: Hook) -> None:
 def on_match_end(name: str, hook: Hook) -> None:
     """Call ``hook`` once when a match is won, after its last deal's hooks."""
     _match_end[name] = hook
+
+
+def match_started(match: Match, seats: dict[int, Seat]) -> None:
+    """Run the match-start hooks; called by the services only, in their transaction."""
+    for hook in _match_start.values():
+        hook(match, seats)
 
 
 def deal_ended(match: Match, state: rules.State, seats: dict[int, Seat] | None) -> None:

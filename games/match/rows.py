@@ -473,7 +473,12 @@ def prepared_values(instance: Model, names: Sequence[str]) -> list[Any]:
 
 
 def insert_event(
-    match: Match, kind: str, payload: dict[str, Any], actor_seat: int | None, auto: bool
+    match: Match,
+    kind: str,
+    payload: dict[str, Any],
+    actor_seat: int | None,
+    auto: bool,
+    stand_in: bool = False,
 ) -> None:
     """Insert the event numbered ``match.seq`` (or hold it, ``combined_writes``); the
     unique (match, seq) refuses a twin (IntegrityError)."""
@@ -485,6 +490,7 @@ def insert_event(
         "payload": payload,
         "actor_seat": actor_seat,
         "auto": auto,
+        "stand_in": stand_in,
     }
     # As an Event instance would give them, the others' defaults included,
     # without building one; with the connection itself rather than the proxy

@@ -106,6 +106,7 @@ TEMPLATES: frozenset[str] = frozenset(
         gettext_noop("round %(round)s: %(problem)s"),
         gettext_noop("round %(round)s: the actions must be a list"),
         gettext_noop("round %(round)s, action %(action)s: %(problem)s"),
+        gettext_noop("lists and objects nest more than %(limit)s levels deep"),
         # notation.py: replaying a whole document (NotationError).
         gettext_noop("The match was already won"),
         gettext_noop("The dealer of this round must be seat %(seat)s"),

@@ -142,11 +142,15 @@ def create_match(
     play_timer: int = 15,
     is_private: bool = False,
     seat: int | None = 1,
+    rated: bool = False,
 ) -> Match:
     """A new waiting table with four empty seats, the creator sitting at ``seat``.
 
-    Raises NotAllowed for an anonymous user, InvalidSetting for an unknown
-    mode or timer, InvalidSeat for a seat outside 1-4.
+    A ``rated`` table (public only: a private one never is) has its seats
+    drawn when it starts, so that nobody picks their partner; any other
+    table of the lobby is unrated. Raises NotAllowed for an anonymous user,
+    InvalidSetting for an unknown mode or timer, InvalidSeat for a seat
+    outside 1-4.
     """
     _require_user(creator)
     if mode not in Match.Mode.values:
@@ -162,6 +166,7 @@ def create_match(
             mode=mode,
             play_timer=play_timer,
             is_private=is_private,
+            seats_assigned=rated and not is_private,
             creator=creator,
             score_a=start["A"],
             score_b=start["B"],
@@ -338,10 +343,16 @@ def remove_bot(user: Any, match: MatchRef, number: int) -> Seat:
 
 
 def start_match(user: Any, match: MatchRef) -> Outcome:
-    """Start a full table: draw the first dealer and deal the first hand.
+    """Start a full table: draw the seats of a rated table, the first dealer, and deal.
 
     Raises NotAllowed, MatchNotFound, MatchNotWaiting, TableNotFull.
     """
+    return _start(user, match, draw_seats=True)
+
+
+def _start(user: Any, match: MatchRef, *, draw_seats: bool) -> Outcome:
+    """Start a full table; with ``draw_seats``, the people of a table whose seats the
+    site assigns (``seats_assigned``) are shuffled across its seats first."""
     _require_user(user)
     with transaction.atomic():
         locked = _lock(match)
@@ -350,14 +361,33 @@ def start_match(user: Any, match: MatchRef) -> Outcome:
         _require_runner(locked, seats, user)
         if any(seat.is_empty for seat in seats.values()):
             raise TableNotFull()
+        if draw_seats and locked.seats_assigned:
+            _draw_seats(locked, seats)
         locked.first_dealer = dealing.first_dealer()
         locked.status = Match.Status.PLAYING
         locked.started_at = timezone.now()
         locked.save(update_fields=["first_dealer", "status", "started_at"])
+        # The rating policy decides, once, whether the match is rated.
+        projections.match_started(locked, seats)
         state = _deal(locked, initial_state(locked))
         _project(locked, state, seats)
         outcome = _announce(locked, state, seats)
     return outcome
+
+
+def _draw_seats(match: Match, seats: dict[int, Seat]) -> None:
+    """Seat the people of ``match`` at random: who partners whom is the site's draw.
+
+    Only people move (a bot stays where it was put). Every moved seat is
+    emptied first, so the one-seat-per-player constraint never sees a
+    player twice.
+    """
+    people = [seat for seat in seats.values() if seat.user_id is not None]
+    drawn = dealing.draw_seats([seat.user for seat in people])
+    Seat.objects.filter(pk__in=[seat.pk for seat in people]).update(user=None)
+    for seat, person in zip(people, drawn, strict=True):
+        seat.user = person
+        seat.save(update_fields=["user"])
 
 
 def play_with_bots(
@@ -387,13 +417,19 @@ def open_full_table(
     play_timer: int,
     unrated: bool = False,
     bot_levels: Mapping[int, str] | None = None,
+    is_private: bool = False,
+    creator: Any = None,
+    seats_assigned: bool = True,
 ) -> Outcome:
     """A table with ``people[n]`` in seat n and bots in the other seats, started at once.
 
-    For tables nobody opens by hand: a quick match, a rematch. The person in
-    the lowest seat is its creator; ``bot_levels[n]`` is the level of the bot
-    in seat n (normal when not given). Raises NotAllowed (no person, or one
-    not logged in), InvalidSeat, InvalidSetting.
+    For tables nobody opens by hand: a quick match, a rematch. Its creator is
+    ``creator`` when that person is seated, else the person in the lowest
+    seat; ``bot_levels[n]`` is the level of the bot in seat n (normal when
+    not given). A private table gets an invite link of its own, issued now.
+    ``seats_assigned`` says the caller, not the players, chose the seats (a
+    quick match; a rematch keeps its match's word). Raises NotAllowed (no
+    person, or one not logged in), InvalidSeat, InvalidSetting.
     """
     if not people:
         raise NotAllowed()
@@ -403,18 +439,23 @@ def open_full_table(
     levels = dict(bot_levels or {})
     for level in levels.values():
         _check_bot_level(level)
-    creator = people[min(people)]
+    seated = {person.pk for person in people.values()}
+    if creator is None or creator.pk not in seated:
+        creator = people[min(people)]
     with transaction.atomic():
-        match = create_match(creator, mode=mode, play_timer=play_timer, seat=None)
-        if unrated:
-            match.unrated = True
-            match.save(update_fields=["unrated"])
+        match = create_match(
+            creator, mode=mode, play_timer=play_timer, is_private=is_private, seat=None
+        )
+        match.unrated = unrated
+        match.seats_assigned = seats_assigned and not is_private
+        match.save(update_fields=["unrated", "seats_assigned"])
         for seat in Seat.objects.filter(match=match):
             seat.user = people.get(seat.number)
             seat.is_bot = seat.user is None
             seat.bot_level = levels.get(seat.number, BotLevel.NORMAL)
             seat.save(update_fields=["user", "is_bot", "bot_level"])
-        return start_match(creator, match)
+        # The people sit where the caller put them: nothing is drawn again.
+        return _start(creator, match, draw_seats=False)
 
 
 def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> Outcome:
@@ -525,12 +566,14 @@ def play_due_turn(
             if state.turn is None:
                 return None
             seat = seats[state.turn]
+            # Read before _due_action, which may hand the seat to the bot now.
+            stand_in = seat.away and not seat.is_bot
             action, auto = _due_action(seat, state)
             fields = clean_action({k: v for k, v in action.items() if k not in SERVER_FIELDS})
             if fields.get("seat", seat.number) != seat.number:
                 raise NotYourSeat()
             payload = _payload(seat.number, fields, auto=auto)
-            outcome = _record(locked, payload, locked.seq, state, seats)
+            outcome = _record(locked, payload, locked.seq, state, seats, stand_in=stand_in)
     except (StaleSequence, DuplicateAction):
         # Another worker recorded this turn first: nothing left to do.
         return None
@@ -854,12 +897,15 @@ def _record(
     expected_seq: int,
     state: rules.State | None = None,
     seats: dict[int, Seat] | None = None,
+    *,
+    stand_in: bool = False,
 ) -> Outcome:
     """Validate ``payload`` against the match's state and append it, dealing on if needed.
 
     ``state`` is the state of the locked match when the caller loaded it
     already; it is loaded here otherwise. ``seats``, the match's seats when
-    the caller read them, come back in the outcome.
+    the caller read them, come back in the outcome. ``stand_in`` marks the
+    bot's choice for an away person.
 
     Raises StaleSequence or DuplicateAction for an out-of-date ``expected_seq``
     (also when a racing twin got its event in first), and the engine's
@@ -889,12 +935,12 @@ def _record(
                         payload,
                         actor_seat=payload["seat"],
                         auto=bool(payload.get("auto")),
+                        stand_in=stand_in,
                     )
             except IntegrityError:
                 if locked_row:
                     raise StaleSequence(expected=expected_seq, current=expected_seq + 1) from None
                 raise _conflict(match.pk, expected_seq, payload) from None
-            state = _declare_nothing_for_bare_hands(match, state)
             over = state.phase is rules.Phase.MATCH_OVER
             if over or state.phase is rules.Phase.ROUND_OVER:
                 # Statistics and ratings are committed with the deal's last action;
@@ -911,23 +957,6 @@ def _record(
     except rows.EventRefused:
         raise StaleSequence(expected=expected_seq, current=expected_seq + 1) from None
     return outcome
-
-
-def _declare_nothing_for_bare_hands(match: Match, state: rules.State) -> rules.State:
-    """Record "no projects" for each seat in turn whose hand has none to declare.
-
-    Such a seat is never asked (as the Baloot apps do): its only legal
-    declaration is recorded for it at once, an event like any other, so
-    replays and the log are unchanged in kind.
-    """
-    while state.phase is rules.Phase.DECLARING and state.turn is not None:
-        seat = state.turn
-        nothing: dict[str, Any] = {"seat": seat, "declare": []}
-        if rules.legal_actions(state) != [nothing]:
-            break
-        state = rules.apply(state, nothing)
-        _append(match, Event.Kind.ACTION, nothing, actor_seat=seat)
-    return state
 
 
 def deal_next(match: MatchRef, expected_seq: int) -> Outcome:
@@ -971,13 +1000,14 @@ def _append(
     *,
     actor_seat: int | None = None,
     auto: bool = False,
+    stand_in: bool = False,
 ) -> None:
     """Insert the match's next event; the unique (match, seq) refuses a racing twin.
 
     The event is noted on ``match`` for the announcement of the change.
     """
     match.seq += 1
-    rows.insert_event(match, kind, payload, actor_seat, auto)
+    rows.insert_event(match, kind, payload, actor_seat, auto, stand_in)
     steps.note_appended(match, kind, payload)
 
 

@@ -13,22 +13,35 @@ no reading, or one at another event (it missed an announcement), reads the
 database as before. The log stays the truth: a step that does not fit is
 simply not taken.
 
-A step holds hidden cards (a deal's deck, a declaration), so it must never
-reach a client: it travels only through the channel layer, which is inside
-the server, and the consumers draw what they send only through the
-seat-view function (``rules.view_for``). A deal's secret seed is left out:
-applying the deal needs only its deck.
+A step carries nothing that a spectator could not see: the channel layer
+runs through Redis, which others may read (README, "Redis"). So a step
+holds only events whose every field is public the moment it is recorded
+(bids, doubles, cards played, a Sawa claim...); a deal (its deck is every
+hand) or a declaration (its cards stay hidden until the first trick ends,
+D18) is never carried, and the processes that keep the match read the
+database for it, once per deal and declaration. The match row goes without
+its invite token and its imported document's header: a process takes both
+from its own reading, which the step must follow on from, and reads the
+database when the invite changed meanwhile.
+
+A step is sealed with a keyed hash (HMAC-SHA256, with a key derived from the
+site's secret key, the previous keys still accepted during a rotation): a
+process takes a step only when the seal is good, so one published by
+anything but a server of the site is dropped and the pages read the database.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
+from django.conf import settings
 from django.db import models
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from games.match.event_log import CURRENT_PAYLOAD_VERSION
 from games.match.models import Event, Match, Seat
@@ -47,12 +60,24 @@ def _columns(model: type[models.Model]) -> tuple[tuple[str, bool], ...]:
     )
 
 
-# Every stored column is carried, so that a field added to the match or the
-# seat one day is carried too rather than silently left stale.
-MATCH_COLUMNS = _columns(Match)
+# The match's columns a step leaves out: the invite token, which would let
+# anyone who reads Redis into a private table, and an imported document's
+# header, which no running match has. The receiving process keeps its own.
+KEPT_BY_RECEIVER = ("invite_token", "notation_header")
+# Every other stored column is carried, so that a field added to the match or
+# the seat one day is carried too rather than silently left stale.
+MATCH_COLUMNS = tuple(column for column in _columns(Match) if column[0] not in KEPT_BY_RECEIVER)
 SEAT_COLUMNS = _columns(Seat)
 MATCH_NAMES = [name for name, _time in MATCH_COLUMNS]
 SEAT_NAMES = [name for name, _time in SEAT_COLUMNS]
+# The fields of an action that everyone sees as soon as it is recorded
+# (notation.md): a step carries an action only when it has no other field.
+# A declaration (its cards hidden until the first trick ends) is left out.
+PUBLIC_ACTION_FIELDS = frozenset(
+    {"seat", "bid", "trump", "redeal", "double", "lock", "play", "baloot", "sawa", "auto", "at"}
+)
+# What the seal's key is derived for (Django's salted HMAC).
+SEAL_SALT = "games.match.steps"
 # Where a seat row holds the seat's number and its occupant.
 SEAT_NUMBER = SEAT_NAMES.index("number")
 SEAT_USER = SEAT_NAMES.index("user_id")
@@ -94,25 +119,68 @@ def take_appended(match: Match) -> list[Appended]:
 
 def step_of(
     match: Match, seats: dict[int, Seat] | None, events: Sequence[Appended]
-) -> dict[str, Any] | None:
-    """The step that brought ``match`` to its current event by ``events``, to announce;
-    None when unknown: the seats were not read with the change, or the events
-    do not run up to the match's event number without a gap.
+) -> dict[str, str] | None:
+    """The step that brought ``match`` to its current event by ``events``, sealed, to
+    announce; None when it cannot be: the seats were not read with the change, the
+    events do not run up to the match's event number without a gap, or one of them
+    is not public (a deal, a declaration).
     """
     if seats is None or not events or events[-1].seq != match.seq:
         return None
     if any(later.seq != earlier.seq + 1 for earlier, later in pairwise(events)):
         return None
-    return {
-        "base": events[0].seq - 1,
-        "events": [[e.kind, e.payload_version, _shared(e.kind, e.payload)] for e in events],
-        "match": _row(match, MATCH_COLUMNS),
-        "seats": [_row(seat, SEAT_COLUMNS) for _n, seat in sorted(seats.items())],
-    }
+    if not all(is_public(e.kind, e.payload) for e in events):
+        return None
+    return seal(
+        {
+            "base": events[0].seq - 1,
+            "events": [[e.kind, e.payload_version, e.payload] for e in events],
+            "match": _row(match, MATCH_COLUMNS),
+            "seats": [_row(seat, SEAT_COLUMNS) for _n, seat in sorted(seats.items())],
+        }
+    )
 
 
-def decode(step: dict[str, Any]) -> Step | None:
-    """The step as announced, decoded; None when it is not one this code can read."""
+def is_public(kind: str, payload: dict[str, Any]) -> bool:
+    """True when every field of the event is public once recorded: an action of public
+    fields only (``PUBLIC_ACTION_FIELDS``); never a deal, an abort or a declaration."""
+    return kind == Event.Kind.ACTION and PUBLIC_ACTION_FIELDS.issuperset(payload)
+
+
+def seal(step: dict[str, Any]) -> dict[str, str]:
+    """``step`` as JSON text with its seal (an HMAC with the site's current key)."""
+    body = json.dumps(step, separators=(",", ":"))
+    return {"body": body, "seal": _seal(body, settings.SECRET_KEY)}
+
+
+def opened(sealed: Any) -> dict[str, Any] | None:
+    """The step inside ``sealed``; None unless its seal is good under the site's key or
+    one of its previous keys (``SECRET_KEY_FALLBACKS``)."""
+    if not isinstance(sealed, dict):
+        return None
+    body, mark = sealed.get("body"), sealed.get("seal")
+    if not isinstance(body, str) or not isinstance(mark, str):
+        return None
+    keys = [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS]
+    if not any(constant_time_compare(mark, _seal(body, key)) for key in keys):
+        return None
+    try:
+        step = json.loads(body)
+    except ValueError:
+        return None
+    return step if isinstance(step, dict) else None
+
+
+def _seal(body: str, key: str) -> str:
+    return salted_hmac(SEAL_SALT, body, secret=key, algorithm="sha256").hexdigest()
+
+
+def decode(sealed: Any) -> Step | None:
+    """The step as announced, its seal checked and its contents decoded; None when the
+    seal is not good or the step is not one this code can read."""
+    step = opened(sealed)
+    if step is None:
+        return None
     try:
         base = int(step["base"])
         events = tuple(
@@ -128,6 +196,18 @@ def decode(step: dict[str, Any]) -> Step | None:
     return Step(base, events, match, seats)
 
 
+def complete(match: Match, earlier: Match) -> bool:
+    """Give ``match`` (a step's) the columns a step leaves out, from ``earlier``: the
+    receiving process's reading of the same match. False when the invite was issued
+    again or turned off since that reading: only the database knows the token then.
+    """
+    if match.invite_issued_at != earlier.invite_issued_at:
+        return False
+    for name in KEPT_BY_RECEIVER:
+        setattr(match, name, getattr(earlier, name))
+    return True
+
+
 def seat_values(seat: Seat) -> tuple[Any, ...]:
     """The stored values of ``seat``, as a step's seat rows hold them."""
     return tuple(getattr(seat, name) for name, _time in SEAT_COLUMNS)
@@ -136,14 +216,6 @@ def seat_values(seat: Seat) -> tuple[Any, ...]:
 def seat_from(values: Sequence[Any]) -> Seat:
     """A seat instance from the stored values of a step's seat row."""
     return Seat.from_db(DATABASE, SEAT_NAMES, values)
-
-
-def _shared(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-    """The payload as a step carries it: a deal without its secret seed."""
-    if kind != Event.Kind.DEAL or "deal" not in payload:
-        return payload
-    deal = {name: value for name, value in payload["deal"].items() if name != "seed"}
-    return {**payload, "deal": deal}
 
 
 def _row(instance: models.Model, columns: Iterable[tuple[str, bool]]) -> list[Any]:

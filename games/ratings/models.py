@@ -104,8 +104,9 @@ class RatedSeat(models.Model):
     seat = models.PositiveSmallIntegerField(_("seat"))
     # The player's team won the match (the rating counts a leaver's win as a loss).
     won = models.BooleanField(_("won"))
-    # Stepped away for the rest of the match, or handed the seat to the bot
-    # by missing turns and never came back.
+    # Away at the end (stepped away, or handed the seat to the bot by missing
+    # turns, and never came back), or the bot and the timer made most of the
+    # seat's decisions (games.ratings.recording.leavers).
     left = models.BooleanField(_("left the match"))
     mu_before = models.FloatField(_("mu before"))
     sigma_before = models.FloatField(_("sigma before"))
@@ -133,7 +134,10 @@ class RatedSeat(models.Model):
 class PlayerStats(models.Model):
     """What one player did in one mode, counted at each deal's end and each match's end.
 
-    Every non-imported match counts, private and bot tables included.
+    Every non-imported match counts, private and bot tables included; a
+    private table's counts are kept apart (``private``), so that a profile
+    shows them only to the player and staff, never deal by deal to anyone
+    who may not see those matches.
     """
 
     user = models.ForeignKey(
@@ -143,6 +147,7 @@ class PlayerStats(models.Model):
         related_name="game_stats",
     )
     mode = models.CharField(_("mode"), max_length=8, choices=Match.Mode)
+    private = models.BooleanField(_("at private tables"), default=False)
     matches_played = models.PositiveIntegerField(_("matches played"), default=0)
     matches_won = models.PositiveIntegerField(_("matches won"), default=0)
     deals_played = models.PositiveIntegerField(_("deals played"), default=0)
@@ -178,7 +183,9 @@ class PlayerStats(models.Model):
         verbose_name = _("player statistics")
         verbose_name_plural = _("player statistics")
         constraints = [
-            models.UniqueConstraint(fields=["user", "mode"], name="stats_one_per_mode"),
+            models.UniqueConstraint(
+                fields=["user", "mode", "private"], name="stats_one_per_mode_and_privacy"
+            ),
         ]
 
     def __str__(self) -> str:

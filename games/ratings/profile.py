@@ -2,8 +2,12 @@
 
 Everything comes from the projections (``PlayerRating``, ``RatedSeat``,
 ``PlayerStats``) and a few recent seats: no event log is read per request.
-A private match is listed (its counts are part of the statistics) but only
-linked for a viewer who may see it, and never with its invite link.
+A private match shows only to a viewer who may see it
+(``games.match.access.seen_by``, without an invite): anyone else finds it
+neither in the recent matches nor in the statistics, which count private
+tables apart and show them to the player themself and to staff alone, so
+that nobody follows a private match deal by deal from its players'
+profiles. An invite link never shows.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.match.access import may_see
+from games.match.access import seen_by
 from games.match.models import Match, Seat
 from games.ratings import formula, leaderboard
 from games.ratings.models import PROVISIONAL_MATCHES, PlayerRating, PlayerStats, RatedSeat
@@ -95,11 +99,15 @@ def profile_of(player: Any, viewer: Any) -> Profile:
     chart = rating_chart(
         history, {mode.value: str(mode.label) for mode in modes}, formula.Skill().shown
     )
-    stats = {s.mode: s for s in PlayerStats.objects.filter(user=player)}
-    per_mode = [stats.get(mode.value) or PlayerStats(mode=mode.value) for mode in modes]
+    rows = PlayerStats.objects.filter(user=player)
+    if not _own_or_staff(player, viewer):
+        rows = rows.filter(private=False)
+    per_mode = [PlayerStats(mode=mode.value) for mode in modes]
     total = PlayerStats()
-    for row in per_mode:
+    for row in rows:
+        column = next(c for c in per_mode if c.mode == row.mode)
         for name in PlayerStats.COUNTERS:
+            setattr(column, name, getattr(column, name) + getattr(row, name))
             setattr(total, name, getattr(total, name) + getattr(row, name))
     columns = [*per_mode, total]
     return Profile(
@@ -110,6 +118,11 @@ def profile_of(player: Any, viewer: Any) -> Profile:
         recent=_recent(player, viewer),
         played=total.matches_played,
     )
+
+
+def _own_or_staff(player: Any, viewer: Any) -> bool:
+    """True when ``viewer`` may see all of ``player``'s statistics, private tables included."""
+    return getattr(viewer, "pk", None) == player.pk or getattr(viewer, "is_staff", False)
 
 
 def _stat_lines(columns: list[PlayerStats]) -> list[StatLine]:
@@ -135,12 +148,12 @@ def _stat_lines(columns: list[PlayerStats]) -> list[StatLine]:
 
 
 def _recent(player: Any, viewer: Any) -> list[RecentMatch]:
-    """The player's latest started matches; finished ones the viewer may see are linked."""
+    """The player's latest started matches that the viewer may see; finished ones are linked."""
     seats = (
         Seat.objects.filter(user=player, match__imported=False)
+        .filter(match__in=seen_by(Match.objects.all(), viewer))
         .exclude(match__status=Match.Status.WAITING)
         .select_related("match")
-        .prefetch_related("match__seats")
         .order_by("-match__created_at", "-match_id")[:RECENT_MATCHES]
     )
     recent = []
@@ -149,7 +162,7 @@ def _recent(player: Any, viewer: Any) -> list[RecentMatch]:
         won = None
         if match.status == Match.Status.FINISHED and match.winner:
             won = match.winner == seat.team
-        linked = match.status == Match.Status.FINISHED and may_see(match, viewer, match.seats.all())
+        linked = match.status == Match.Status.FINISHED
         recent.append(RecentMatch(match=match, won=won, linked=linked))
     return recent
 

@@ -22,17 +22,19 @@ from games.match.event_log import apply_event, initial_state
 from games.match.models import Event, Match, Seat
 from games.ratings import formula, stats
 from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
-from games.ratings.recording import is_rated
+from games.ratings.recording import is_rated, leavers
 
 Key = tuple[int, str]  # (user id, mode)
+StatsKey = tuple[int, str, bool]  # (user id, mode, at private tables)
 
 
-def stats_from_log() -> dict[Key, Counter[str]]:
-    """Every player's statistics counted again from the event log of every match.
+def stats_from_log() -> dict[StatsKey, Counter[str]]:
+    """Every player's statistics counted again from the event log of every match,
+    a private table's apart.
 
     Raises LogError for a log that does not rebuild (``verify_matches`` reports those).
     """
-    totals: dict[Key, Counter[str]] = defaultdict(Counter)
+    totals: dict[StatsKey, Counter[str]] = defaultdict(Counter)
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     for match_id, number, user_id in Seat.objects.filter(user__isnull=False).values_list(
         "match_id", "number", "user_id"
@@ -41,6 +43,7 @@ def stats_from_log() -> dict[Key, Counter[str]]:
     matches = Match.objects.filter(imported=False, seq__gt=0).order_by("pk")
     for match in matches.iterator():
         users = seats.get(match.pk, {})
+        private = match.is_private
         state = initial_state(match)
         for event in Event.objects.filter(match=match).order_by("seq").iterator():
             ended = len(state.results)
@@ -48,11 +51,11 @@ def stats_from_log() -> dict[Key, Counter[str]]:
             if len(state.results) > ended:
                 for number, counts in stats.deal_counts(state).items():
                     if number in users:
-                        totals[(users[number], match.mode)].update(counts)
+                        totals[(users[number], match.mode, private)].update(counts)
         if match.status == Match.Status.FINISHED and state.winner is not None:
             for number, counts in stats.match_counts(state.winner).items():
                 if number in users:
-                    totals[(users[number], match.mode)].update(counts)
+                    totals[(users[number], match.mode, private)].update(counts)
     return {key: +c for key, c in totals.items() if any(c.values())}
 
 
@@ -122,13 +125,13 @@ def problems() -> list[str]:
                 % {"mode": key[1], "user": key[0]}
             )
     counted = stats_from_log()
-    kept = {(s.user_id, s.mode): Counter(s.counts()) for s in PlayerStats.objects.all()}
+    kept = {(s.user_id, s.mode, s.private): Counter(s.counts()) for s in PlayerStats.objects.all()}
     kept = {key: +c for key, c in kept.items() if any(c.values())}
-    for key in sorted(set(kept) | set(counted)):
-        if kept.get(key, Counter()) != counted.get(key, Counter()):
+    for stats_key in sorted(set(kept) | set(counted)):
+        if kept.get(stats_key, Counter()) != counted.get(stats_key, Counter()):
             found.append(
                 _("The %(mode)s statistics of player %(user)s differ from the event log.")
-                % {"mode": key[1], "user": key[0]}
+                % {"mode": stats_key[1], "user": stats_key[0]}
             )
     return found
 
@@ -174,7 +177,8 @@ def rebuild() -> tuple[int, int]:
     counted = stats_from_log()
     PlayerStats.objects.all().delete()
     PlayerStats.objects.bulk_create(
-        PlayerStats(user_id=user, mode=mode, **dict(c)) for (user, mode), c in counted.items()
+        PlayerStats(user_id=user, mode=mode, private=private, **dict(c))
+        for (user, mode, private), c in counted.items()
     )
     _record_missing_rated_matches()
     replayed = replay_ratings()
@@ -205,8 +209,8 @@ def _record_missing_rated_matches() -> None:
     """Record the rated matches that have no rating yet (finished before ratings existed).
 
     In the order they finished, after those already rated; who left is read
-    from the seats, which keep a leaver away after the end. Their rating
-    changes are filled in by the replay that follows.
+    from the log and the seats, as at a match's end (``recording.leavers``).
+    Their rating changes are filled in by the replay that follows.
     """
     have = set(RatedMatch.objects.values_list("match_id", flat=True))
     finished = Match.objects.filter(status=Match.Status.FINISHED, imported=False)
@@ -214,6 +218,7 @@ def _record_missing_rated_matches() -> None:
         seats = list(Seat.objects.filter(match=match))
         if not is_rated(match, seats) or match.winner is None:
             continue
+        left = leavers(match, seats)
         rated = RatedMatch.objects.create(
             match=match,
             mode=match.mode,
@@ -228,7 +233,7 @@ def _record_missing_rated_matches() -> None:
                 mode=match.mode,
                 seat=seat.number,
                 won=seat.team == match.winner,
-                left=seat.away,
+                left=seat.number in left,
                 mu_before=start.mu,
                 sigma_before=start.sigma,
                 mu_after=start.mu,

@@ -12,17 +12,23 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db import connection
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from games import rules
 from games.match import projections, rows
-from games.match.models import Match, Seat
-from games.ratings import formula, stats
+from games.match.models import Event, Match, Seat
+from games.ratings import formula, policy, stats
 from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
+
+# A person for whom the stand-in bot and the timer made more than this share
+# of their seat's decisions left the match, whenever they came back.
+LEAVER_SHARE = 0.5
 
 
 def connect() -> None:
     """Register the projections with the services (``games.apps`` calls it once ready)."""
+    projections.on_match_start("ratings.policy", policy.match_started)
     projections.on_deal_end("ratings.stats", deal_ended)
     projections.on_match_end("ratings.match", match_ended)
 
@@ -38,7 +44,11 @@ def deal_ended(match: Match, state: rules.State, seats: Mapping[int, Seat] | Non
         if seats is None
         else {n: seat.user_id for n, seat in seats.items() if seat.user_id is not None}
     )
-    add_counts(match.mode, {users[n]: c for n, c in stats.deal_counts(state).items() if n in users})
+    add_counts(
+        match.mode,
+        {users[n]: c for n, c in stats.deal_counts(state).items() if n in users},
+        private=match.is_private,
+    )
 
 
 def match_ended(match: Match, state: rules.State, seats: Mapping[int, Seat] | None) -> None:
@@ -49,7 +59,9 @@ def match_ended(match: Match, state: rules.State, seats: Mapping[int, Seat] | No
     current = list(Seat.objects.filter(match=match))
     users = {seat.number: seat.user_id for seat in current if seat.user_id is not None}
     counts = stats.match_counts(state.winner)
-    add_counts(match.mode, {users[n]: c for n, c in counts.items() if n in users})
+    add_counts(
+        match.mode, {users[n]: c for n, c in counts.items() if n in users}, private=match.is_private
+    )
     if is_rated(match, current):
         rate_match(match, state.winner, current)
 
@@ -57,8 +69,9 @@ def match_ended(match: Match, state: rules.State, seats: Mapping[int, Seat] | No
 def is_rated(match: Match, seats: list[Seat]) -> bool:
     """True for a match that changes ratings: four people from the start, ended with a winner.
 
-    Bot-filled quick matches (and their rematches) are ``unrated``; imported
-    and aborted matches never have a rated end.
+    ``unrated`` is the rating policy's word, taken as the match started
+    (``games.ratings.policy``); imported and aborted matches never have a
+    rated end.
     """
     return (
         not match.unrated
@@ -70,9 +83,32 @@ def is_rated(match: Match, seats: list[Seat]) -> bool:
     )
 
 
-def add_counts(mode: str, counts: Mapping[int, Counter[str]]) -> None:
-    """Add ``counts`` (by user id) to those users' statistics in ``mode``, creating
-    the rows still missing. Raises ValueError for a counter that does not exist."""
+def leavers(match: Match, seats: list[Seat]) -> frozenset[int]:
+    """The seats of people rated as having left ``match``, read from its log.
+
+    A person left when they were away at the end, or when more than
+    ``LEAVER_SHARE`` of their seat's decisions (bids, calls, cards, claims)
+    were made for them: by the stand-in bot while they were away, or by the
+    timer when they let it run out. Declarations do not count: a hand with
+    no project declares nothing by itself, asked or not.
+    """
+    people = {seat.number: seat for seat in seats if seat.user_id is not None}
+    decisions = (
+        Event.objects.filter(match=match, kind=Event.Kind.ACTION, actor_seat__in=list(people))
+        .exclude(payload__has_key="declare")
+        .values("actor_seat")
+        .annotate(total=Count("pk"), for_them=Count("pk", filter=Q(auto=True) | Q(stand_in=True)))
+    )
+    made_for = {
+        row["actor_seat"] for row in decisions if row["for_them"] > LEAVER_SHARE * row["total"]
+    }
+    return frozenset(n for n, seat in people.items() if seat.away or n in made_for)
+
+
+def add_counts(mode: str, counts: Mapping[int, Counter[str]], *, private: bool = False) -> None:
+    """Add ``counts`` (by user id) to those users' statistics in ``mode`` (at private
+    tables or not), creating the rows still missing. Raises ValueError for a counter
+    that does not exist."""
     wanted = {user: c for user, c in counts.items() if any(c.values())}
     if not wanted:
         return
@@ -82,7 +118,7 @@ def add_counts(mode: str, counts: Mapping[int, Counter[str]]) -> None:
     values: list[Any] = []
     # In user order: the rows are locked in that order whoever counts.
     for user, c in sorted(wanted.items()):
-        values += [user, mode, *(c[name] for name in PlayerStats.COUNTERS)]
+        values += [user, mode, private, *(c[name] for name in PlayerStats.COUNTERS)]
     with rows.cursor() as cursor:
         cursor.execute(_adding()(len(wanted)), values)
 
@@ -97,10 +133,11 @@ def _adding_statement() -> Callable[[int], str]:
     quote = connection.ops.quote_name
     table = quote(PlayerStats._meta.db_table)
     fields = {field.name: field for field in PlayerStats._meta.concrete_fields}
-    columns = [quote(fields[name].column) for name in ("user", "mode", *PlayerStats.COUNTERS)]
+    keys = ("user", "mode", "private")
+    columns = [quote(fields[name].column) for name in (*keys, *PlayerStats.COUNTERS)]
     row = f"({', '.join(['%s'] * len(columns))})"
-    adds = ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in columns[2:])
-    key = ", ".join(columns[:2])
+    adds = ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in columns[len(keys) :])
+    key = ", ".join(columns[: len(keys)])
     written: dict[int, str] = {}
 
     def write(n: int) -> str:
@@ -126,7 +163,6 @@ def rate_match(match: Match, winner: str, seats: list[Seat]) -> RatedMatch:
     those locks, so its id orders the updates of any player exactly as they
     were made: replaying in id order gives the same ratings.
     """
-    by_seat = {seat.number: seat for seat in seats}
     people = {seat.number: seat.user_id for seat in seats if seat.user_id is not None}
     user_ids = sorted(people.values())
     start = formula.Skill()
@@ -148,8 +184,8 @@ def rate_match(match: Match, winner: str, seats: list[Seat]) -> RatedMatch:
     now = timezone.now()
     rated = RatedMatch.objects.create(match=match, mode=match.mode, winner=winner, rated_at=now)
     before = {n: formula.Skill(ratings[u].mu, ratings[u].sigma) for n, u in people.items()}
-    leavers = frozenset(n for n, s in by_seat.items() if s.away)
-    after = formula.rate(before, winner, leavers)
+    left = leavers(match, seats)
+    after = formula.rate(before, winner, left)
     rows = []
     for number, user_id in sorted(people.items()):
         rating = ratings[user_id]
@@ -165,7 +201,7 @@ def rate_match(match: Match, winner: str, seats: list[Seat]) -> RatedMatch:
                 mode=match.mode,
                 seat=number,
                 won=rules.team_of(number) == winner,
-                left=number in leavers,
+                left=number in left,
                 mu_before=before[number].mu,
                 sigma_before=before[number].sigma,
                 mu_after=new.mu,

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from games.match.models import Match
-from games.ratings import explain, formula, leaderboard
+from games.ratings import explain, formula, leaderboard, policy
 from games.ratings.models import PROVISIONAL_MATCHES
 from games.ratings.profile import profile_of
 
 
 @require_GET
 def about(request: HttpRequest) -> HttpResponse:
-    """How a rating is computed, with its parameters, the leaver rule and a worked example."""
+    """How a rating is computed: which matches are rated, its parameters, the leaver rule
+    and a worked example."""
     played, left = explain.examples()
     return render(
         request,
@@ -26,6 +27,8 @@ def about(request: HttpRequest) -> HttpResponse:
             "start": formula.Skill(),
             "played": played,
             "left": left,
+            "repeat_hours": policy.repeat_hours(),
+            "pair_limit": policy.pair_daily_limit(),
         },
     )
 
@@ -57,7 +60,10 @@ def board(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's public profile."""
+    """A player's public profile; 404 for a name nobody has (one with a NUL character
+    included: no username holds one, and PostgreSQL refuses to compare text with it)."""
+    if "\x00" in username:
+        raise Http404
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     return render(
         request,

@@ -62,10 +62,12 @@ from .errors import (
 )
 from .fairness import commitment, deck_from_hands, deck_from_seed, random_deck
 from .notation import (
+    MAX_NESTING,
     Document,
     MalformedDocument,
     NotationError,
     RoundRecord,
+    check_nesting,
     legal_document,
     read_document,
     replay_document,
@@ -96,6 +98,7 @@ def available_projects(state: State, seat: int) -> list[dict[str, Any]]:
 __all__ = [
     "CARD_STR",
     "ENGINE_VERSION",
+    "MAX_NESTING",
     "SUITS",
     "CardNotInHand",
     "Contract",
@@ -130,6 +133,7 @@ __all__ = [
     "apply_move",
     "apply_trusted",
     "available_projects",
+    "check_nesting",
     "commitment",
     "convert",
     "deck_from_hands",

@@ -20,6 +20,12 @@ from .state import MODES, Phase, State
 NOTATION = "baloot/1"
 _DOC_KEYS = ("notation", "mode", "players", "rounds")
 _ROUND_KEYS = ("dealer", "deck", "actions")
+# How deep lists and objects may nest in a document, the document itself
+# counted as 1. A document of this notation nests 8 deep (the document, its
+# rounds, a round, its actions, an action, its projects, a project, its
+# cards); unknown keys may nest a few levels more. Deeper ones are refused:
+# whatever reads, stores and writes them again recurses once per level.
+MAX_NESTING = 32
 
 
 class MalformedDocument(ValueError):
@@ -76,12 +82,44 @@ class Document:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def nesting(value: Any) -> int:
+    """How deep lists and objects nest in ``value`` (0 for a plain value), found without
+    recursion, so that any depth is measured."""
+    deepest = 0
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        pending.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def check_nesting(data: Any) -> None:
+    """Raises MalformedDocument when lists and objects nest in ``data`` deeper than
+    MAX_NESTING."""
+    if nesting(data) > MAX_NESTING:
+        raise MalformedDocument(
+            "lists and objects nest more than %(limit)s levels deep", limit=MAX_NESTING
+        )
+
+
 def read_document(text: str | bytes) -> Document:
     """Parses and checks a document; raises MalformedDocument saying what is wrong."""
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise MalformedDocument("not valid JSON: %(error)s", error=str(exc)) from None
+    except RecursionError:
+        raise MalformedDocument(
+            "lists and objects nest more than %(limit)s levels deep", limit=MAX_NESTING
+        ) from None
+    check_nesting(data)
     if not isinstance(data, dict):
         raise MalformedDocument("a document is a JSON object")
     if data.get("notation") != NOTATION:
@@ -191,8 +229,16 @@ def write_document(doc: Document) -> str:
     """Canonical text: one line per action, so documents diff well.
 
     ``write_document(read_document(text))`` gives back ``text`` for any text
-    this function wrote. Raises TypeError for a value JSON cannot hold.
+    this function wrote. Raises TypeError for a value JSON cannot hold, and
+    MalformedDocument for lists and objects nested deeper than MAX_NESTING.
     """
+    check_nesting(
+        {
+            **doc.extra,
+            "players": doc.players,
+            "rounds": [{**r.extra, "actions": r.actions} for r in doc.rounds],
+        }
+    )
     top: dict[str, Any] = {"notation": NOTATION, "mode": doc.mode}
     if doc.players is not None:
         top["players"] = doc.players

@@ -5,9 +5,9 @@ may watch it in the other, and neither reads the other's. Who is in which
 room is decided by ``games.match.access.chat_room``, the one place that says
 who may see a match. A chat line is never a match event: it is stored in
 its own table and announced to the table's sockets by its number alone,
-so the channel layer carries no text and never a card; each socket reads
-the line and shows it to its own user if their room, mutes and settings
-allow.
+so the channel layer carries no text and never a card; each server process
+reads the line once for its sockets there and shows it to each user whose
+room, mutes and settings allow (``games.social.lines``).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from games.match import access
 from games.match.errors import MatchNotFound, NotAllowed, ServiceError
 from games.match.models import Match, Seat
 from games.social.broadcast import announce_on_commit
+from games.social.chat_text import clean
 from games.social.models import CHAT_MAX_LENGTH, ChatBan, ChatMessage, ChatMute, ChatReport
 from games.social.phrases import PHRASES
 
@@ -60,6 +61,14 @@ class ChatOff(ChatRefused):
 class BadChatMessage(ChatRefused):
     code = "chat_bad_message"
     default_message = _("Write a message of 1 to 200 characters.")
+
+
+class InvisibleChatMessage(BadChatMessage):
+    code = "chat_invisible_message"
+    default_message = _(
+        "This message shows nothing once invisible and control characters are taken out: "
+        "write some letters, digits or emoji."
+    )
 
 
 @dataclass(frozen=True)
@@ -119,8 +128,10 @@ def post(
 ) -> ChatMessage:
     """Say ``text`` (or the quick phrase ``phrase``) in ``user``'s room at the table.
 
-    Raises NotAllowed (anonymous), MatchNotFound (also a private table one
-    may not see), ChatOff, ChatBanned, BadChatMessage, ChatTooFast.
+    The text is cleaned first (``games.social.chat_text``). Raises NotAllowed
+    (anonymous), MatchNotFound (also a private table one may not see), ChatOff,
+    ChatBanned, BadChatMessage (InvisibleChatMessage when nothing visible is
+    left), ChatTooFast.
     """
     if user is None or not user.is_authenticated:
         raise NotAllowed(_("Please log in first."))
@@ -134,11 +145,14 @@ def post(
     until = ban_until(user, now)
     if until is not None:
         raise ChatBanned(until=date_format(timezone.localtime(until), "DATETIME_FORMAT"))
-    text = " ".join(text.split())
+    typed = " ".join(text.split())
+    text = clean(typed)
     if phrase:
         if phrase not in PHRASES:
             raise BadChatMessage()
         text = ""
+    elif typed and not text:
+        raise InvisibleChatMessage()
     elif not text or len(text) > CHAT_MAX_LENGTH:
         raise BadChatMessage()
     with transaction.atomic():
@@ -173,12 +187,22 @@ def ban(user: Any, hours: float, *, by: Any = None, reason: str = "") -> ChatBan
     )
 
 
-def mute(viewer: Any, muted_id: int) -> None:
+def mute(viewer: Any, muted_id: int, *, match_id: int, invite: str = "") -> None:
     """``viewer`` no longer sees the chat lines of player ``muted_id``, at any table.
 
-    Raises ChatRefused for oneself or nobody.
+    Only someone who wrote in the viewer's room at this table may be muted
+    from it: a mute never turns a number into a name the viewer has not
+    seen. Raises MatchNotFound (no room for the viewer here), ChatRefused
+    (oneself, or nobody who wrote in that room).
     """
-    if muted_id == viewer.pk or not get_user_model().objects.filter(pk=muted_id).exists():
+    where = seating(match_id)
+    room = room_of(where, viewer, invite)
+    if room is None:
+        raise MatchNotFound()
+    wrote_here = ChatMessage.objects.filter(
+        match=where.match, room=room, author_id=muted_id, hidden=False
+    )
+    if muted_id == viewer.pk or not wrote_here.exists():
         raise ChatRefused()
     try:
         with transaction.atomic():
@@ -259,15 +283,3 @@ def lines_for(where: Seating, room: str, viewer: Any) -> list[ChatMessage]:
         .order_by("-id")[:SHOWN_LINES]
     )
     return list(reversed(list(lines)))
-
-
-def line_for(message_id: int, where: Seating, viewer: Any, invite: str = "") -> ChatMessage | None:
-    """Message ``message_id`` if ``viewer`` is to see it now: their room, not hidden, not muted."""
-    message = ChatMessage.objects.select_related("author").filter(pk=message_id).first()
-    if message is None or message.hidden or message.match_id != where.match.pk:
-        return None
-    if room_of(where, viewer, invite) != message.room or not chat_enabled(viewer):
-        return None
-    if ChatMute.objects.filter(viewer=viewer, muted_id=message.author_id).exists():
-        return None
-    return message

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from games.match.access import invite_matches
 from games.match.models import Match, Seat
 from games.social import chat, rematch
 from games.social.models import ChatMessage
@@ -49,34 +47,34 @@ def chat_context(
             "viewer_id": user.pk,
             "phrases": [(key, str(label)) for key, label in PHRASES.items()],
             "urls": _urls(where.match.pk),
-            "invite": invite if invite_matches(where.match, invite) else "",
             "error": error,
         }
     }
 
 
 def chat_line_context(
-    where: chat.Seating, line: ChatMessage, user: Any, invite: str = ""
+    where: chat.Seating, line: ChatMessage, *, own: bool, invite: str = ""
 ) -> dict[str, Any]:
-    """The context of one pushed chat line."""
+    """The context of one pushed chat line, for its author (``own``) or another reader
+    (``invite``: the table's live invite the reader came with, or empty)."""
     return {
         "line": _decorate(line),
         "chat": {
-            "viewer_id": user.pk,
+            # The template tells one's own lines by the author: nobody else's id is needed.
+            "viewer_id": line.author_id if own else None,
             "urls": _urls(where.match.pk),
-            "invite": invite if invite_matches(where.match, invite) else "",
+            "invite": invite,
         },
     }
 
 
-def rematch_context(
-    match: Match, user: Any, *, invite: str = "", oob: bool = False
-) -> dict[str, Any]:
-    """The rematch panel of a match for ``user``: empty until the match is finished."""
+def rematch_context(match: Match, user: Any, *, oob: bool = False) -> dict[str, Any]:
+    """The rematch panel of a match for ``user``: empty until the match is finished.
+
+    A spectator of a private table asks for it with the invite their session
+    holds (``games.match.invites``), so its address carries none.
+    """
     url = reverse("social:rematch", args=[match.pk])
-    if invite_matches(match, invite):
-        # A spectator of a private table asks for the panel with its invite.
-        url = f"{url}?{urlencode({'invite': invite})}"
     if match.status != Match.Status.FINISHED:
         return {"rematch": None, "rematch_url": url, "oob": oob}
     seats = list(Seat.objects.filter(match=match).select_related("user"))

@@ -7,8 +7,10 @@ disjoint entries instead of waiting for each other, and an entry is marked
 matched in the same transaction that seats its player, so nobody is seated
 twice. A matcher that finds fewer than four free entries while four or more
 are waiting (the others are locked by a matcher about to give up) tries again
-a moment later, so a wake-up is never lost; the waiting pages' sockets also
-try every few seconds.
+a moment later, so a wake-up is never lost; each server process also tries
+every few seconds for the pools its waiting pages are in. The four sit in an
+order the site draws, so that the order of joining picks nobody's partner: a
+quick match is rated play (``games.ratings.policy``).
 
 An entry is *live* while its player's queue page is open: a socket row
 (``QueueSocket``) refreshed every ``TICK_SECONDS``, or a join younger than
@@ -17,6 +19,12 @@ the queue at once; a reload within ``GRACE_SECONDS`` takes the place back.
 
 After ``QUICK_MATCH_BOT_WAIT`` seconds a waiting player may start at once
 with bots in the other seats; such a match is marked ``unrated``.
+
+One match at a time: a player seated at a running match may not join, and
+an entry whose player sits at one (they started a match elsewhere since) is
+not matched. Each table quick match makes counts against the ``TABLES``
+limit of every person seated there (``games.match.limits``), as a table
+opened in the lobby does; a player past it may not join.
 """
 
 from __future__ import annotations
@@ -29,14 +37,21 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.match import services
-from games.match.errors import InvalidSetting, NotAllowed, ServiceError
-from games.match.models import Match
+from games.match import access, dealing, limits, services
+from games.match.errors import (
+    AlreadyPlaying,
+    InvalidSetting,
+    NotAllowed,
+    ServiceError,
+    TooManyTables,
+)
+from games.match.models import Match, Seat
 from games.social.broadcast import send_on_commit
 from games.social.models import QueueEntry, QueueSocket
 
@@ -104,7 +119,7 @@ def join(user: Any, *, mode: str, play_timer: int) -> QueueEntry:
 
     Waiting already for the same game changes nothing; waiting for another
     one moves the player to the end of the new queue. Raises NotAllowed,
-    InvalidSetting.
+    InvalidSetting, AlreadyPlaying (seated at a running match), TooManyTables.
     """
     if user is None or not user.is_authenticated:
         raise NotAllowed(_("Please log in first."))
@@ -112,7 +127,9 @@ def join(user: Any, *, mode: str, play_timer: int) -> QueueEntry:
         raise InvalidSetting(_("Unknown game mode: choose Classic or Quick."))
     if play_timer not in [seconds for seconds, _label in Match.PLAY_TIMER_CHOICES]:
         raise InvalidSetting(_("The play timer must be 10, 15 or 30 seconds."))
+    _check_may_play(user, limits.TABLES)
     with transaction.atomic():
+        _lock_player(user)
         current = (
             QueueEntry.objects.select_for_update()
             .filter(user=user, status=QueueEntry.Status.WAITING)
@@ -130,6 +147,25 @@ def join(user: Any, *, mode: str, play_timer: int) -> QueueEntry:
     match_waiting(mode, play_timer)
     entry.refresh_from_db()
     return entry
+
+
+def _check_may_play(user: Any, group: str) -> None:
+    """Raise AlreadyPlaying when ``user`` sits at a running match, TooManyTables past ``group``."""
+    running = access.running_match_of(user)
+    if running is not None:
+        raise AlreadyPlaying(match=running.pk)
+    if limits.exhausted(group, user.pk):
+        raise TooManyTables()
+
+
+def _lock_player(user: Any) -> None:
+    """Queue up one player's joins behind each other (their user row's lock).
+
+    Locking their waiting entry is not enough: with none yet, two joins at
+    once both found nothing to lock and both inserted one, and the second
+    broke the one-wait-per-player constraint (an IntegrityError, a 500).
+    """
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
 
 
 def cancel(user: Any) -> None:
@@ -156,6 +192,8 @@ def page_opened(user: Any, channel_name: str) -> None:
     """A queue page's socket opened: it keeps the player's place, or retakes it after a reload."""
     now = timezone.now()
     with transaction.atomic():
+        # A join at the same moment must not make a second waiting entry.
+        _lock_player(user)
         QueueSocket.objects.update_or_create(
             channel_name=channel_name, defaults={"user": user, "seen_at": now}
         )
@@ -180,8 +218,13 @@ def page_opened(user: Any, channel_name: str) -> None:
 
 
 def page_seen(channel_name: str) -> None:
-    """An open queue page is still there (its socket's regular tick)."""
-    QueueSocket.objects.filter(channel_name=channel_name).update(seen_at=timezone.now())
+    """One open queue page is still there."""
+    pages_seen([channel_name])
+
+
+def pages_seen(channel_names: list[str]) -> None:
+    """Open queue pages are still there: one write for all of a server process's pages."""
+    QueueSocket.objects.filter(channel_name__in=channel_names).update(seen_at=timezone.now())
 
 
 def page_closed(user: Any, channel_name: str) -> None:
@@ -213,11 +256,13 @@ def live_entries(mode: str, play_timer: int, now: datetime | None = None) -> Que
     open_page = QueueSocket.objects.filter(
         user=OuterRef("user"), seen_at__gte=now - timedelta(seconds=STALE_SECONDS)
     )
+    playing = Seat.objects.filter(user=OuterRef("user"), match__status=Match.Status.PLAYING)
     return (
         QueueEntry.objects.filter(
             status=QueueEntry.Status.WAITING, mode=mode, play_timer=play_timer
         )
         .filter(Q(joined_at__gte=now - timedelta(seconds=GRACE_SECONDS)) | Exists(open_page))
+        .exclude(Exists(playing))
         .order_by("joined_at", "id")
     )
 
@@ -256,7 +301,10 @@ def _match_four(mode: str, play_timer: int) -> Match | None:
         )
         if len(entries) < TABLE_SIZE:
             return None
-        people = {number: entry.user for number, entry in enumerate(entries, 1)}
+        # First come, first served to a table; the seats at it are drawn, so
+        # that the order of joining picks nobody's partner.
+        drawn = dealing.draw_seats([entry.user for entry in entries])
+        people = dict(enumerate(drawn, 1))
         outcome = services.open_full_table(people, mode=mode, play_timer=play_timer)
         taken = QueueEntry.objects.filter(
             pk__in=[entry.pk for entry in entries], status=QueueEntry.Status.WAITING
@@ -264,6 +312,7 @@ def _match_four(mode: str, play_timer: int) -> Match | None:
         if taken != TABLE_SIZE:
             # Only possible where the database ignores row locks; undo it all.
             raise _LostRace()
+        limits.count(limits.TABLES, [entry.user_id for entry in entries])
         for entry in entries:
             _announce_user_on_commit(entry.user_id)
         _announce_pool_on_commit(mode, play_timer)
@@ -278,7 +327,8 @@ class _LostRace(Exception):
 def fill_with_bots(user: Any) -> Match:
     """Start ``user``'s quick match at once, bots in the other seats; never rated.
 
-    Raises NotInQueue, TooEarlyForBots.
+    Raises NotInQueue, TooEarlyForBots, AlreadyPlaying, TooManyTables (past
+    the ``BOT_MATCHES`` limit, which the match counts against).
     """
     with transaction.atomic():
         entry = (
@@ -290,12 +340,14 @@ def fill_with_bots(user: Any) -> Match:
             raise NotInQueue()
         if (timezone.now() - entry.joined_at).total_seconds() < bot_wait():
             raise TooEarlyForBots()
+        _check_may_play(user, limits.BOT_MATCHES)
         outcome = services.open_full_table(
             {1: user}, mode=entry.mode, play_timer=entry.play_timer, unrated=True
         )
         entry.status = QueueEntry.Status.MATCHED
         entry.match = outcome.match
         entry.save(update_fields=["status", "match"])
+        limits.count(limits.BOT_MATCHES, [user.pk])
         _announce_user_on_commit(user.pk)
         _announce_pool_on_commit(entry.mode, entry.play_timer)
     return outcome.match
@@ -347,7 +399,8 @@ def seated_by(user: Any, entry_id: int) -> Match | None:
 
 
 def _announce_pool_on_commit(mode: str, play_timer: int) -> None:
-    send_on_commit(pool_group(mode, play_timer), {"type": "queue.changed"})
+    # Only the number waiting changes for the pool's other pages.
+    send_on_commit(pool_group(mode, play_timer), {"type": "queue.pool"})
 
 
 def _announce_user_on_commit(user_id: int) -> None:

@@ -3,10 +3,12 @@
 ``TableConsumer`` mixes this in: besides its match group, each table socket
 joins the table's social group (``games.social.broadcast.social_group``,
 joined with the others in ``games.table.consumers``), whose messages carry only
-a chat line's number or "the rematch changed". Each socket then reads what
-its own user may see — their room's line unless they muted its author, the
-rematch panel — and sends it as an htmx out-of-band swap. Nothing here
-touches the match's events or its cards, and the table's own pushes pay
+a chat line's number or "the rematch changed". Each socket then sends what
+its own user may see, as an htmx out-of-band swap: their room's line unless
+they muted its author, read and drawn once for all of this process's sockets
+(``games.social.lines``), and the rematch panel, read for each socket, since
+it changes only when a player offers, accepts or the rematch starts. Nothing
+here touches the match's events or its cards, and the table's own pushes pay
 nothing for it: when a push shows the match is over, the page's script asks
 for the rematch panel once (``static/js/social.js``).
 """
@@ -20,8 +22,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games.match.models import Match
-from games.social import chat
-from games.social.context import chat_line_context, rematch_context
+from games.social.context import rematch_context
+from games.social.lines import CHAT_LINES
 
 
 class TableSocialMixin:
@@ -33,7 +35,14 @@ class TableSocialMixin:
     scope: dict[str, Any]
 
     async def chat_message(self, event: dict[str, Any]) -> None:
-        html = await database_sync_to_async(self._chat_line)(int(event["id"]))
+        message_id = int(event["id"])
+        user = self.scope["user"]
+        # Drawn in the event loop when this process has read the line already.
+        html = CHAT_LINES.known(message_id, self.match_id, user, self.invite, self.language)
+        if html is None:
+            html = await database_sync_to_async(CHAT_LINES.line)(
+                message_id, self.match_id, user, self.invite, self.language, self._table_viewers()
+            )
         if html:
             await self.send(text_data=html)  # type: ignore[attr-defined]
 
@@ -47,15 +56,9 @@ class TableSocialMixin:
         if html:
             await self.send(text_data=html)  # type: ignore[attr-defined]
 
-    def _chat_line(self, message_id: int) -> str:
-        user = self.scope["user"]
-        where = chat.seating(self.match_id)
-        line = chat.line_for(message_id, where, user, self.invite)
-        if line is None:
-            return ""
-        with translation.override(self.language):
-            context = chat_line_context(where, line, user, self.invite)
-            return render_to_string("games/chat.html#pushed-line", context)
+    def _table_viewers(self) -> frozenset[int]:
+        """The people whose sockets this process holds at the table (the consumer knows)."""
+        return frozenset()
 
     def _rematch_panel(self) -> str:
         user = self.scope["user"]
@@ -63,5 +66,5 @@ class TableSocialMixin:
         if match is None or match.status != Match.Status.FINISHED:
             return ""
         with translation.override(self.language):
-            context = rematch_context(match, user, invite=self.invite, oob=True)
+            context = rematch_context(match, user, oob=True)
             return render_to_string("games/rematch.html#panel", context)

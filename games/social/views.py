@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -12,9 +10,12 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_ratelimit.decorators import ratelimit
 
+from accounts.limits import rate
 from games.match import access
 from games.match.errors import MatchNotFound, ServiceError
+from games.match.invites import held
 from games.match.models import Match, Seat
 from games.social import chat, queue, rematch
 from games.social.consumers import status_context
@@ -36,11 +37,17 @@ def quick_match(request: HttpRequest) -> HttpResponse:
         initial = {}
     context["form"] = FindGameForm(initial=initial)
     context["bot_wait"] = int(queue.bot_wait())
+    # One match at a time: the way back to it instead of the form.
+    context["running_match"] = access.running_match_of(request.user)
     return render(request, TEMPLATE, context)
 
 
+# Joining, leaving and starting with bots are counted per player
+# (settings.RATE_LIMITS["QUEUE"]), each a 429 page past the limit; the
+# tables they make count against TABLES and BOT_MATCHES in the services.
 @login_required
 @require_POST
+@ratelimit(group="queue", key="user", rate=rate("QUEUE"))
 def find_game(request: HttpRequest) -> HttpResponse:
     """Join the queue; straight to the table when four are there already."""
     form = FindGameForm(request.POST)
@@ -61,6 +68,7 @@ def find_game(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@ratelimit(group="queue", key="user", rate=rate("QUEUE"))
 def cancel(request: HttpRequest) -> HttpResponse:
     """Leave the queue."""
     try:
@@ -74,6 +82,7 @@ def cancel(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@ratelimit(group="queue", key="user", rate=rate("QUEUE"))
 def with_bots(request: HttpRequest) -> HttpResponse:
     """Stop waiting: start now with bots in the empty seats (an unrated match)."""
     try:
@@ -87,24 +96,19 @@ def with_bots(request: HttpRequest) -> HttpResponse:
 # --- Table chat -----------------------------------------------------------------
 
 
-def _table_url(pk: int, invite: str) -> str:
-    url = reverse("play:table", args=[pk])
-    return f"{url}?{urlencode({'invite': invite})}" if invite else url
-
-
 def _chat_answer(
-    request: HttpRequest, pk: int, invite: str, *, partial: str, error: str = "", status: int = 200
+    request: HttpRequest, pk: int, *, partial: str, error: str = "", status: int = 200
 ) -> HttpResponse:
     """The chat's form (or panel) for htmx; back to the table for a plain form post."""
     if not request.htmx:  # type: ignore[attr-defined]
         if error:
             messages.error(request, error)
-        return redirect(_table_url(pk, invite))
+        return redirect("play:table", pk)
     try:
         where = chat.seating(pk)
     except ServiceError:
         raise Http404 from None
-    context = chat_context(where, request.user, invite=invite, error=error)
+    context = chat_context(where, request.user, invite=held(request.session, pk), error=error)
     if context["chat"] is None:
         raise Http404
     return render(request, f"games/chat.html#{partial}", context, status=status)
@@ -115,14 +119,13 @@ def _chat_answer(
 @vary_on_headers("HX-Request")
 def chat_post(request: HttpRequest, pk: int) -> HttpResponse:
     """Say something (or a quick phrase) at the table; the line arrives over the socket."""
-    invite = request.POST.get("invite", "")
     try:
         chat.post(
             request.user,
             pk,
             text=request.POST.get("text", "")[: CHAT_MAX_LENGTH * 4],
             phrase=request.POST.get("phrase", ""),
-            invite=invite,
+            invite=held(request.session, pk),
         )
     except MatchNotFound:
         raise Http404 from None
@@ -130,8 +133,8 @@ def chat_post(request: HttpRequest, pk: int) -> HttpResponse:
         status = 429 if isinstance(error, chat.ChatTooFast) else 403
         if isinstance(error, chat.BadChatMessage):
             status = 400
-        return _chat_answer(request, pk, invite, partial="form", error=str(error), status=status)
-    return _chat_answer(request, pk, invite, partial="form")
+        return _chat_answer(request, pk, partial="form", error=str(error), status=status)
+    return _chat_answer(request, pk, partial="form")
 
 
 @login_required
@@ -139,7 +142,6 @@ def chat_post(request: HttpRequest, pk: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def chat_mute(request: HttpRequest, pk: int) -> HttpResponse:
     """Mute or unmute a player's chat lines (remembered for every table)."""
-    invite = request.POST.get("invite", "")
     player = request.POST.get("player", "")
     if not (player.isascii() and player.isdigit()):
         return HttpResponse(status=400)
@@ -147,10 +149,12 @@ def chat_mute(request: HttpRequest, pk: int) -> HttpResponse:
         if request.POST.get("op") == "unmute":
             chat.unmute(request.user, int(player))
         else:
-            chat.mute(request.user, int(player))
+            chat.mute(request.user, int(player), match_id=pk, invite=held(request.session, pk))
+    except MatchNotFound:
+        raise Http404 from None
     except ServiceError as error:
-        return _chat_answer(request, pk, invite, partial="panel", error=str(error), status=400)
-    return _chat_answer(request, pk, invite, partial="panel")
+        return _chat_answer(request, pk, partial="panel", error=str(error), status=400)
+    return _chat_answer(request, pk, partial="panel")
 
 
 @login_required
@@ -158,23 +162,22 @@ def chat_mute(request: HttpRequest, pk: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def chat_report(request: HttpRequest, pk: int) -> HttpResponse:
     """Report a chat line to staff."""
-    invite = request.POST.get("invite", "")
     message = request.POST.get("message", "")
     if not (message.isascii() and message.isdigit()):
         return HttpResponse(status=400)
     try:
-        chat.report(request.user, int(message), match_id=pk, invite=invite)
+        chat.report(request.user, int(message), match_id=pk, invite=held(request.session, pk))
     except MatchNotFound:
         raise Http404 from None
     except ServiceError as error:
         if request.htmx:  # type: ignore[attr-defined]
             return HttpResponse(str(error), status=400, content_type="text/plain; charset=utf-8")
         messages.error(request, str(error))
-        return redirect(_table_url(pk, invite))
+        return redirect("play:table", pk)
     if request.htmx:  # type: ignore[attr-defined]
         return render(request, "games/chat.html#reported", {})
     messages.info(request, _("Reported. Thank you."))
-    return redirect(_table_url(pk, invite))
+    return redirect("play:table", pk)
 
 
 @login_required
@@ -196,13 +199,17 @@ def chat_setting(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
+@ratelimit(group="rematch", key="user", rate=rate("REMATCH"), method="POST")
 def rematch_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The rematch panel (GET, once the table shows the match is over); POST offers or accepts."""
     if request.method == "GET":
         return _rematch_panel(request, pk)
+    # Like every form of a private table, the offer takes the invite the session
+    # holds, never one in its address or body (games.match.invites).
     try:
-        offer = rematch.accept(request.user, pk)
+        offer = rematch.accept(request.user, pk, invite=held(request.session, pk))
     except MatchNotFound:
+        # A private match one may not see answers as a missing one does.
         raise Http404 from None
     except ServiceError as error:
         if request.htmx:  # type: ignore[attr-defined]
@@ -217,10 +224,10 @@ def rematch_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _rematch_panel(request: HttpRequest, pk: int) -> HttpResponse:
-    invite = request.GET.get("invite", "")
+    invite = held(request.session, pk)
     match = Match.objects.filter(pk=pk).first()
     seats = list(Seat.objects.filter(match=match)) if match else []
     if match is None or not access.may_see(match, request.user, seats, invite):
         raise Http404
-    context = rematch_context(match, request.user, invite=invite)
+    context = rematch_context(match, request.user)
     return render(request, "games/rematch.html#panel", context)

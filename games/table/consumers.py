@@ -9,37 +9,55 @@ last sent, as out-of-band morphs. On connecting, and when the page says it
 shows another picture than the one last sent (it missed a push, or took an
 answer in between), it sends the whole region — at most once per picture.
 
-A user may hold ``TABLE_SOCKETS_PER_USER`` sockets per match in one process;
-one more is accepted and closed at once with code 4429.
+A user may hold ``TABLE_SOCKETS_PER_USER`` sockets per match in one process,
+and each process and each person only so many sockets in all
+(``games.match.admission``); one more is accepted and closed at once with
+code 4429, which tells the page to try again later (``static/js/table.js``
+does, backing off). Once the match is over, the socket stays open for
+``TABLE_SOCKETS_AFTER_END_SECONDS`` and is then closed with code 4410: the
+page says that the table no longer updates, and a long-finished match
+holds no socket for good.
+
+A private table's invite is the one the user's session holds
+(``games.match.invites``); the socket's address carries none, and one given
+there is ignored.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
+from datetime import datetime
 from typing import Any
-from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.core.exceptions import SynchronousOnlyOperation
+from django.utils import timezone
 
 from games.display.language import language_of
-from games.match.access import may_see
+from games.match import admission, memberships
+from games.match.access import may_see, seat_of
 from games.match.broadcast import match_group
 from games.match.dispatch import DirectDispatch
-from games.match.models import Match
+from games.match.invites import held
+from games.match.models import Match, Seat
 from games.social.broadcast import social_group
 from games.social.sockets import TableSocialMixin
-from games.table import memberships
 from games.table.live import HUB, Picture, view_key
+from games.table.render import MatchReading
 from games.table.session_end import user_group
 
 logger = logging.getLogger(__name__)
 
-# Close codes in the application range: the page's script does not retry them.
+# Close codes in the application range. The page's script tries again later
+# after CLOSE_TOO_MANY only; after the others it shows why and stays.
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
+CLOSE_MATCH_OVER = 4410
 CLOSE_TOO_MANY = 4429
 # A client's report is a few dozen bytes; anything longer is not ours.
 MAX_CLIENT_MESSAGE = 256
@@ -53,8 +71,12 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
     invite: str
     language: str
     joined: bool = False
+    admitted: admission.Pass | None = None
     sent: Picture | None = None
     resent_for: str | None = None
+    # When the match ended, once a reading shows it over; and the timer that then closes.
+    ended_at: datetime | None = None
+    letting_go: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -62,10 +84,17 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        self.invite = (query.get("invite") or [""])[0]
+        self.invite = await database_sync_to_async(held)(self.scope.get("session"), self.match_id)
         self.language = language_of(self.scope)
-        if not HUB.join(self.match_id, user.pk):
+        playing = self._playing(HUB.known(self.match_id, 0, None))
+        if playing is None:
+            playing = await database_sync_to_async(self._playing_here)()
+        kind = admission.Kind.PLAYING if playing else admission.Kind.WATCHING
+        if HUB.join(self.match_id, user.pk):
+            self.admitted = await admission.admit(user.pk, kind)
+            if self.admitted is None:
+                HUB.leave(self.match_id, user.pk)
+        if self.admitted is None:
             await self.accept()
             await self.close(code=CLOSE_TOO_MANY)
             return
@@ -83,11 +112,35 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
         await self._send(picture, whole=True)
 
     async def disconnect(self, code: int) -> None:
+        if self.letting_go is not None and self.letting_go is not asyncio.current_task():
+            self.letting_go.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.letting_go
         if hasattr(self, "group"):
             await memberships.leave(self.channel_layer, self.channel_name, self._groups())
         if self.joined:
             self.joined = False
             HUB.leave(self.match_id, self.scope["user"].pk)
+        if self.admitted is not None:
+            await admission.release(self.admitted)
+
+    def _playing(self, reading: MatchReading | None) -> bool | None:
+        """True when the user holds a seat at the match and it is not over; None unknown."""
+        if reading is None:
+            return None
+        seated = seat_of(reading.seats.values(), self.scope["user"]) is not None
+        return seated and not reading.match.is_over
+
+    def _playing_here(self) -> bool:
+        """``_playing``, read from the database."""
+        return (
+            Seat.objects.filter(match_id=self.match_id, user=self.scope["user"])
+            .exclude(match__status__in=[Match.Status.FINISHED, Match.Status.ABORTED])
+            .exists()
+        )
+
+    def _table_viewers(self) -> frozenset[int]:
+        return HUB.viewers(self.match_id)
 
     async def session_ended(self, event: dict[str, Any]) -> None:
         """The user logged out or changed their password: this socket shows nothing more."""
@@ -112,7 +165,7 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
         await self.push(seq, event.get("rev"), clock=clock)
 
     def _groups(self) -> list[str]:
-        """The groups this socket belongs to while connected (games.table.memberships)."""
+        """The groups this socket belongs to while connected (games.match.memberships)."""
         return [self.group, user_group(self.scope["user"].pk), social_group(self.match_id)]
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -166,10 +219,24 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
         if self.sent is not None and picture.seq < self.sent.seq:
             return
         frame = picture.whole() if whole else picture.changes_since(self.sent)
-        if frame is None:
-            return
-        self.sent = picture
-        await self.send(text_data=frame)
+        if frame is not None:
+            self.sent = picture
+            await self.send(text_data=frame)
+        if self.ended_at is not None and self.letting_go is None:
+            self.letting_go = asyncio.get_running_loop().create_task(self._let_go())
+
+    def _note_end(self, reading: MatchReading) -> None:
+        """Remember when the match ended, once a reading shows it over."""
+        match = reading.match
+        if match.is_over and self.ended_at is None:
+            self.ended_at = match.finished_at or timezone.now()
+
+    async def _let_go(self) -> None:
+        """Close the socket TABLE_SOCKETS_AFTER_END_SECONDS after the match ended."""
+        assert self.ended_at is not None
+        left = (self.ended_at - timezone.now()).total_seconds()
+        await asyncio.sleep(max(0.0, left + settings.TABLE_SOCKETS_AFTER_END_SECONDS))
+        await self.close(code=CLOSE_MATCH_OVER)
 
     def _kept_picture(
         self, seq: int, revision: str | None, *, fresh: bool = False
@@ -188,6 +255,7 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
         user = self.scope["user"]
         if not may_see(reading.match, user, reading.seats.values(), self.invite):
             return None
+        self._note_end(reading)
         key = view_key(reading, user, self.invite, self.language)
         try:
             return HUB.picture(reading, user, key, invite=self.invite, fresh=fresh)
@@ -218,5 +286,6 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
         user = self.scope["user"]
         if not may_see(reading.match, user, reading.seats.values(), self.invite):
             return None
+        self._note_end(reading)
         key = view_key(reading, user, self.invite, self.language)
         return HUB.picture(reading, user, key, invite=self.invite, fresh=fresh, redraw=redraw)

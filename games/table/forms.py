@@ -29,7 +29,7 @@ class PlayNowForm(forms.Form):
 
 
 class NewTableForm(forms.Form):
-    """The settings of a new table: mode, play timer, public or private."""
+    """The settings of a new table: mode, play timer, public or private, rated or not."""
 
     mode = forms.ChoiceField(
         label=_("Mode"),
@@ -50,15 +50,24 @@ class NewTableForm(forms.Form):
         required=False,
         help_text=_("Only people with the invite link can sit down or watch."),
     )
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "The seats are drawn when the match starts, so partners are the luck of the draw. "
+            "Without it the players choose their seats and the match is not rated. A private "
+            "table is never rated."
+        ),
+    )
 
 
 class SeatForm(forms.Form):
-    """A seat number, and the invite token of a private table."""
+    """A seat number (a private table's invite comes from the session, never the form)."""
 
     number = forms.TypedChoiceField(
         label=_("Seat"), choices=[(n, str(n)) for n in (1, 2, 3, 4)], coerce=int
     )
-    invite = forms.CharField(required=False, max_length=64)
 
 
 class BotForm(forms.Form):

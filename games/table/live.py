@@ -235,15 +235,13 @@ class Hub:
     # --- Sockets -----------------------------------------------------------
 
     def join(self, match_id: int, user_id: int) -> bool:
-        """Count a socket of ``user_id`` at ``match_id``; False when they have too many.
+        """Count a socket of ``user_id`` at ``match_id``; False when they hold
+        TABLE_SOCKETS_PER_USER there already.
 
-        Also False when this process already holds TABLE_SOCKETS_PER_SERVER
-        table sockets in all, whoever holds them.
+        The process's slots and each person's share across matches are
+        ``games.match.admission``'s.
         """
         with self._lock:
-            total = sum(sum(w.sockets.values()) for w in self._watched.values())
-            if total >= settings.TABLE_SOCKETS_PER_SERVER:
-                return False
             watched = self._watched.setdefault(match_id, _Watched())
             if watched.sockets[user_id] >= settings.TABLE_SOCKETS_PER_USER:
                 if not watched.sockets:
@@ -263,6 +261,12 @@ class Hub:
                 del watched.sockets[user_id]
             if not watched.sockets:
                 del self._watched[match_id]
+
+    def viewers(self, match_id: int) -> frozenset[int]:
+        """The users who hold this process's sockets at ``match_id``."""
+        with self._lock:
+            watched = self._watched.get(match_id)
+            return frozenset(watched.sockets) if watched is not None else frozenset()
 
     def watched(self) -> Iterable[int]:
         with self._lock:

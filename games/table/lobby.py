@@ -93,6 +93,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
             mode=form.cleaned_data["mode"],
             play_timer=form.cleaned_data["play_timer"],
             is_private=form.cleaned_data["is_private"],
+            rated=form.cleaned_data["rated"],
         )
     except ServiceError as error:
         messages.error(request, str(error))

@@ -25,7 +25,6 @@ from games.match import rows, steps
 from games.match.access import (
     invite_expiry,
     invite_live,
-    invite_matches,
     is_host,
     is_member,
     may_join,
@@ -156,6 +155,7 @@ def advanced(reading: MatchReading, step: Step) -> MatchReading | None:
         or match.created_at != earlier.created_at
         or earlier.status == Match.Status.WAITING
         or match.seq != step.base + len(step.events)
+        or not steps.complete(match, earlier)
     ):
         return None
     state = reading.state
@@ -285,12 +285,10 @@ def table_context(reading: MatchReading, user: Any, *, invite: str = "") -> dict
     """The template context of the table region's parts for ``user``."""
     match = reading.match
     mine = seat_of(reading.seats.values(), user)
-    valid_invite = invite_matches(match, invite)
     context: dict[str, Any] = {
         "match": match,
         "seq": reading.seq,
         "my_seat": mine,
-        "invite": invite if valid_invite else "",
         "urls": _urls(match.pk),
         "current_deal": current_deal(match),
     }

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -31,6 +30,7 @@ from accounts.limits import rate
 from games.match import services
 from games.match.access import may_see
 from games.match.errors import MalformedAction, MatchNotFound, ServiceError
+from games.match.invites import held, takes_invite_link
 from games.match.models import Match
 from games.table.forms import BotForm, SeatForm
 from games.table.live import HUB, Picture, view_key
@@ -41,18 +41,19 @@ from games.table.render import TEMPLATE, MatchReading, read_match, reading_of
 MAX_ACTION_BYTES = 4096
 
 
+@takes_invite_link
 @login_required
 @vary_on_headers("HX-Request")
 def table(request: HttpRequest, pk: int) -> HttpResponse:
-    """The table page; an htmx request gets the table region alone."""
-    invite = request.GET.get("invite", "")
-    try:
-        reading = read_match(pk)
-    except Match.DoesNotExist:
-        raise Http404 from None
-    if not may_see(reading.match, request.user, reading.seats.values(), invite):
+    """The table page; an htmx request gets the table region alone.
+
+    A private table's invite link leaves its token in the session
+    (``games.match.invites``), where this page and its forms find it.
+    """
+    reading = _visible_reading(request, pk)
+    if reading is None:
         raise Http404
-    picture = _picture(request, reading, invite)
+    picture = _picture(request, reading)
     if request.htmx:  # type: ignore[attr-defined]
         return HttpResponse(picture.answer(request))
     return _page(request, picture)
@@ -77,15 +78,12 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
 def sit(request: HttpRequest, pk: int) -> HttpResponse:
     """Take a free seat (its partner is the seat opposite)."""
     form = SeatForm(request.POST)
-    invite = request.POST.get("invite", "")
     if not form.is_valid():
-        return _refused(request, pk, MalformedAction(_("Choose a seat from 1 to 4.")), invite)
+        return _refused(request, pk, MalformedAction(_("Choose a seat from 1 to 4.")))
     number = form.cleaned_data["number"]
+    invite = held(request.session, pk)
     return _seat_change(
-        request,
-        pk,
-        lambda: services.take_seat(request.user, pk, number, invite_token=invite),
-        invite,
+        request, pk, lambda: services.take_seat(request.user, pk, number, invite_token=invite)
     )
 
 
@@ -159,7 +157,7 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, error)
     if request.POST.get("back") == "match":
         return redirect(reverse("games:detail", args=[pk]))
-    return redirect(_page_url(pk, ""))
+    return redirect(reverse("play:table", args=[pk]))
 
 
 def _action_input(request: HttpRequest) -> tuple[Any, Any]:
@@ -193,30 +191,26 @@ def _json(text: str | bytes) -> Any:
         raise MalformedAction(_("The action is not valid JSON.")) from None
 
 
-def _seat_change(
-    request: HttpRequest, pk: int, change: Callable[[], object], invite: str = ""
-) -> HttpResponse:
+def _seat_change(request: HttpRequest, pk: int, change: Callable[[], object]) -> HttpResponse:
     try:
         change()
     except ServiceError as error:
-        return _refused(request, pk, error, invite)
-    return _done(request, pk, invite)
+        return _refused(request, pk, error)
+    return _done(request, pk)
 
 
-def _done(
-    request: HttpRequest, pk: int, invite: str = "", reading: MatchReading | None = None
-) -> HttpResponse:
+def _done(request: HttpRequest, pk: int, reading: MatchReading | None = None) -> HttpResponse:
     """The table as it now is (``reading`` if given): the region for htmx, a redirect for a form."""
     if not request.htmx:  # type: ignore[attr-defined]
-        return redirect(_page_url(pk, invite), permanent=False)
+        return redirect(reverse("play:table", args=[pk]), permanent=False)
     if reading is None:
         reading = HUB.reading(pk, 0, None, fresh=True)
-    return HttpResponse(_picture(request, reading, invite).answer(request))
+    return HttpResponse(_picture(request, reading).answer(request))
 
 
-def _refused(request: HttpRequest, pk: int, error: ServiceError, invite: str = "") -> HttpResponse:
+def _refused(request: HttpRequest, pk: int, error: ServiceError) -> HttpResponse:
     """The refusal's message with a 4xx status, and the table as it is when it may be seen."""
-    reading = _visible_reading(request, pk, invite)
+    reading = _visible_reading(request, pk)
     if reading is None:
         # Whatever went wrong, a match the user may not see is answered
         # exactly as a match that does not exist.
@@ -227,15 +221,16 @@ def _refused(request: HttpRequest, pk: int, error: ServiceError, invite: str = "
         if request.htmx:  # type: ignore[attr-defined]
             return render(request, f"{TEMPLATE}#refusal", {"error": message}, status=status)
         return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
-    picture = _picture(request, reading, invite)
+    picture = _picture(request, reading)
     if request.htmx:  # type: ignore[attr-defined]
         return HttpResponse(picture.answer(request, error=message), status=status)
     messages.error(request, message)
     return _page(request, picture, status=status)
 
 
-def _picture(request: HttpRequest, reading: MatchReading, invite: str) -> Picture:
+def _picture(request: HttpRequest, reading: MatchReading) -> Picture:
     """The asking user's picture of ``reading``, shared with their sockets in this process."""
+    invite = held(request.session, reading.match.pk)
     key = view_key(reading, request.user, invite, get_language())
     return HUB.picture(reading, request.user, key, invite=invite, fresh=True)
 
@@ -247,15 +242,11 @@ def _page(request: HttpRequest, picture: Picture, status: int = 200) -> HttpResp
     return render(request, TEMPLATE, context, status=status)
 
 
-def _visible_reading(request: HttpRequest, pk: int, invite: str) -> MatchReading | None:
-    """The match as it is, if the user may look at it."""
+def _visible_reading(request: HttpRequest, pk: int) -> MatchReading | None:
+    """The match as it is, if the user may look at it (with the invite their session holds)."""
     try:
         reading = read_match(pk)
     except Match.DoesNotExist:
         return None
+    invite = held(request.session, pk)
     return reading if may_see(reading.match, request.user, reading.seats.values(), invite) else None
-
-
-def _page_url(pk: int, invite: str = "") -> str:
-    url = reverse("play:table", args=[pk])
-    return f"{url}?{urlencode({'invite': invite})}" if invite else url

@@ -12,6 +12,7 @@ from typing import Any
 from django import template
 
 from games.match.errors import MatchNotFound
+from games.match.invites import held
 from games.social import chat
 from games.social.context import chat_context, rematch_context
 from games.social.forms import FindGameForm
@@ -28,7 +29,7 @@ def table_chat(context: template.Context) -> dict[str, Any]:
         where = chat.seating(match.pk)
     except MatchNotFound:
         return {"chat": None}
-    result = chat_context(where, request.user, invite=context.get("invite") or "")
+    result = chat_context(where, request.user, invite=held(request.session, match.pk))
     result["csrf_token"] = context.get("csrf_token")
     return result
 
@@ -37,7 +38,7 @@ def table_chat(context: template.Context) -> dict[str, Any]:
 def rematch_panel(context: template.Context) -> dict[str, Any]:
     """The rematch panel of the page's match: empty until it is finished."""
     request = context["request"]
-    result = rematch_context(context["match"], request.user, invite=context.get("invite") or "")
+    result = rematch_context(context["match"], request.user)
     result["csrf_token"] = context.get("csrf_token")
     return result
 

@@ -8,7 +8,11 @@ the change (``games.match.broadcast``), and ``ALARM.ring`` is called with
 it in the process that made the change. A worker inside the server process
 (``WORKER_IN_SERVER``, the embedded default) hears those rings directly; a
 separate worker (``manage.py run_worker``) hears them through a Redis
-channel that every process with ``REDIS_URL`` publishes to.
+channel that every process with ``REDIS_URL`` publishes to (``wake_channel``).
+That channel is plain Redis pub/sub, outside the encrypted channel layer: it
+carries a deadline's time and nothing else, its name holds the database
+index as the layer's channels do, and a message that is not a time is
+ignored (anyone who can publish there can only wake the worker early).
 
 ``WORKER_INTERVAL`` caps one sleep: a safety net for a deadline set by a
 process that cannot wake the worker (a management command; a second process
@@ -26,12 +30,11 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+from baloot_site.environment import redis_index
 from games.match.broadcast import Notice, listen
 
 logger = logging.getLogger("games.worker")
 
-# The Redis channel that carries new deadlines to a separate worker process.
-WAKE_CHANNEL = "baloot:worker:wake"
 # A sleeper looks at its stop flag at least this often (seconds).
 STOP_CHECK = 0.5
 
@@ -74,6 +77,14 @@ class Alarm:
 
 ALARM = Alarm()
 
+
+def wake_channel(url: str) -> str:
+    """The Redis channel that carries new deadlines to a separate worker process, for
+    REDIS_URL ``url``: Redis's pub/sub ignores the database index, so the name holds it,
+    and sites on other indexes of the server do not wake this one's workers."""
+    return f"baloot.{redis_index(url)}.worker.wake"
+
+
 _redis: Any = None
 # Whether this process tells the separate workers of the deadlines it sets.
 _publishing = True
@@ -108,7 +119,7 @@ def _publish(deadline: datetime) -> None:
             import redis
 
             _redis = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
-        _redis.publish(WAKE_CHANNEL, deadline.isoformat())
+        _redis.publish(wake_channel(settings.REDIS_URL), deadline.isoformat())
     except Exception:
         logger.warning("could not wake the worker through Redis", exc_info=True)
 
@@ -121,14 +132,27 @@ def listen_to_redis(alarm: Alarm, stop: threading.Event) -> None:
         try:
             client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=30)
             subscription = client.pubsub(ignore_subscribe_messages=True)
-            subscription.subscribe(WAKE_CHANNEL)
+            subscription.subscribe(wake_channel(settings.REDIS_URL))
             while not stop.is_set():
                 message = subscription.get_message(timeout=STOP_CHECK)
                 if message is not None:
-                    alarm.ring(datetime.fromisoformat(message["data"].decode()))
-        except (redis.RedisError, OSError, ValueError):
+                    _ring_for(alarm, message["data"])
+        except (redis.RedisError, OSError):
             logger.warning("worker: no wake-ups from Redis; retrying in a second", exc_info=True)
             stop.wait(1.0)
+
+
+def _ring_for(alarm: Alarm, data: Any) -> None:
+    """Ring ``alarm`` with the deadline a wake-up message names; ignore anything else."""
+    try:
+        deadline = datetime.fromisoformat(bytes(data).decode("ascii"))
+    except (TypeError, ValueError):
+        logger.warning("worker: ignored a wake-up that names no time")
+        return
+    if deadline.tzinfo is None:
+        logger.warning("worker: ignored a wake-up that names no time zone")
+        return
+    alarm.ring(deadline)
 
 
 listen(_on_announcement)

@@ -28,7 +28,6 @@ matches, each reading the state back from the log, and fall further behind.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -42,8 +41,7 @@ from games.match import rows, services
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY
 from games.match.errors import ServiceError
 from games.match.event_log import LogError
-from games.match.models import Event, Match
-from games.match.steps import Appended
+from games.match.models import Match
 from games.worker import heartbeat
 
 logger = logging.getLogger(__name__)
@@ -149,28 +147,10 @@ def advance_due(
             played += 1
             # The turn's own number: a deal may have followed an action.
             _log(match_id, seq + 1, turn)
-            _log_declared_for(match_id, seq + 1, turn.outcome.events)
         if shard is not None:
             # A long pass must not look like a dead worker to the others.
             shard.beat(timezone.now())
     return played
-
-
-def _log_declared_for(match_id: int, after: int, events: Iterable[Appended]) -> None:
-    """One line per "no projects" recorded with the turn for a seat that has none.
-
-    Those declarations are appended in the same call as the turn that led
-    to them (the actions among its ``events`` after event ``after``), so
-    without these lines the log would miss events that a worker recorded.
-    """
-    for event in events:
-        if event.seq > after and event.kind == Event.Kind.ACTION:
-            logger.info(
-                "match %s event %s: no projects to declare in seat %s",
-                match_id,
-                event.seq,
-                event.payload["seat"],
-            )
 
 
 def next_deadline(shard: Shard | None = None) -> datetime | None:

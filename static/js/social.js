@@ -107,4 +107,45 @@
 
   document.addEventListener("htmx:wsAfterMessage", askForRematch);
   document.addEventListener("htmx:afterSettle", askForRematch);
+
+  // --- The quick-match page's socket -------------------------------------------
+
+  // Refused with 4429 (this person holds too many quick-match pages, or the
+  // server too many sockets): try again later, each wait longer, as the
+  // table page does (static/js/table.js). A socket that delivers the status
+  // ends the refusals.
+  var queueRefusals = 0;
+
+  function queuePage(event) {
+    return event.target && event.target.closest ? event.target.closest(".quick-match") : null;
+  }
+
+  document.addEventListener("htmx:wsClose", function (event) {
+    var page = queuePage(event);
+    var code = event.detail.event ? event.detail.event.code : 0;
+    if (!page || code !== 4429) {
+      return;
+    }
+    var longest = Math.min(60000, 2000 * Math.pow(2, queueRefusals));
+    queueRefusals += 1;
+    var note = page.querySelector("[data-queue-busy]");
+    if (note) {
+      note.hidden = false;
+    }
+    var wrapper = event.detail.socketWrapper;
+    setTimeout(function () {
+      wrapper.reconnect();
+    }, longest / 2 + Math.random() * longest / 2);
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    var page = queuePage(event);
+    if (page && queueRefusals > 0) {
+      queueRefusals = 0;
+      var note = page.querySelector("[data-queue-busy]");
+      if (note) {
+        note.hidden = true;
+      }
+    }
+  });
 })();

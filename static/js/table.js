@@ -196,21 +196,61 @@
     }
   }
 
-  function connection(lost) {
-    var note = document.querySelector("[data-connection]");
-    if (note) {
-      note.hidden = !lost;
-    }
+  // The note the page shows about its socket: "lost" (reconnecting), "busy"
+  // (refused for now, trying again), "ended" (the table no longer updates),
+  // or none.
+  function connection(state) {
+    var notes = { lost: "[data-connection]", busy: "[data-connection-busy]",
+                  ended: "[data-connection-ended]" };
+    Object.keys(notes).forEach(function (name) {
+      var note = document.querySelector(notes[name]);
+      if (note) {
+        note.hidden = name !== state;
+      }
+    });
+  }
+
+  // The server refuses a socket with 4429 when this person, or the server,
+  // holds too many: try again later, waiting longer after each refusal
+  // (about 2 s, 4 s, 8 s... up to a minute, at random within the second
+  // half of each wait, so that refused pages do not all come back at once).
+  // A socket that delivers the table ends the refusals. After 4410 the match
+  // ended a while ago and the server no longer sends its table.
+  var refusals = 0;
+
+  function retryDelay() {
+    var longest = Math.min(60000, 2000 * Math.pow(2, refusals));
+    return longest / 2 + Math.random() * longest / 2;
   }
 
   document.addEventListener("htmx:wsOpen", function (event) {
     socket = event.detail.socketWrapper;
-    connection(false);
+    if (refusals === 0) {
+      connection(null);
+    }
   });
 
-  document.addEventListener("htmx:wsClose", function () {
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (refusals > 0) {
+      refusals = 0;
+      connection(null);
+    }
+  });
+
+  document.addEventListener("htmx:wsClose", function (event) {
     socket = null;
-    connection(true);
+    var code = event.detail.event ? event.detail.event.code : 0;
+    if (code === 4429) {
+      var wrapper = event.detail.socketWrapper;
+      var delay = retryDelay();
+      refusals += 1;
+      connection("busy");
+      setTimeout(function () {
+        wrapper.reconnect();
+      }, delay);
+      return;
+    }
+    connection(code === 4410 ? "ended" : "lost");
   });
 
   // A push lost on the way would leave this page behind until the next move:

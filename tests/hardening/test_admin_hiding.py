@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from games import rules
+from games.admin import EventAdmin
 from games.match import services
 from games.match.models import Event
 from tests.support.drivers import Driver, seat_everyone
@@ -35,8 +36,20 @@ def test_declared_project_cards_are_hidden_from_staff_until_trick_one_ends(admin
     assert declared is not None, "seed 5 no longer deals a declared project"
     match = driver.outcome.match
     cards = json.dumps(declared.payload["declare"][0]["cards"])
-    events = admin_client.get(reverse("admin:games_event_changelist"), {"match": match.pk})
+    # The log is shown a page at a time, in event order: ask for the page that
+    # holds the declaration (a later deal's may lie beyond the first page).
+    before = Event.objects.filter(match=match, seq__lt=declared.seq).count()
+    page = before // EventAdmin.list_per_page + 1
+    events = admin_client.get(
+        reverse("admin:games_event_changelist"), {"match": match.pk, "p": page}
+    )
     html = events.content.decode()
     assert events.status_code == 200
+    # The declaration's own row is on it, named but without its cards (D18).
+    shown = {
+        **declared.payload,
+        "declare": [{"project": declared.payload["declare"][0]["project"]}],
+    }
+    assert json.dumps(shown, ensure_ascii=False) in html.replace("&quot;", '"')
     assert json.dumps(declared.payload["declare"][0]["project"]) in html.replace("&quot;", '"')
     assert cards not in html.replace("&quot;", '"')

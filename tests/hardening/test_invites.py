@@ -1,4 +1,8 @@
-"""Invite links expire, and the table's creator can issue a new one or turn it off."""
+"""Invite links expire, and the table's creator can issue a new one or turn it off.
+
+An invite link leaves its token in the session and sends the visitor on to
+the same address without it (``games.match.invites``): these tests follow
+that redirect."""
 
 from __future__ import annotations
 
@@ -42,11 +46,11 @@ def test_an_invite_link_stops_working_when_it_expires(private, players, settings
     settings.INVITE_MAX_AGE_SECONDS = 2 * DAY
     token = private.invite_token
     guest = client_for(players[2])
-    assert guest.get(table_url(private, token)).status_code == 200
+    assert guest.get(table_url(private, token), follow=True).status_code == 200
     issued_ago(private, 2 * DAY - 60)
-    assert guest.get(table_url(private, token)).status_code == 200
+    assert guest.get(table_url(private, token), follow=True).status_code == 200
     issued_ago(private, 2 * DAY + 1)
-    assert guest.get(table_url(private, token)).status_code == 404
+    assert guest.get(table_url(private, token), follow=True).status_code == 404
     with pytest.raises(InviteRequired):
         services.take_seat(players[2], private, 2, invite_token=token)
     # The creator sees that it expired, and can issue a new one.
@@ -55,7 +59,7 @@ def test_an_invite_link_stops_working_when_it_expires(private, players, settings
     client_for(players[1]).post(reverse("play:invite", args=[private.pk]), {"op": "new"})
     fresh = reload(private).invite_token
     assert fresh != token
-    assert guest.get(table_url(private, fresh)).status_code == 200
+    assert guest.get(table_url(private, fresh), follow=True).status_code == 200
 
 
 def test_the_creator_issues_a_new_link_and_the_old_one_stops_working(private, players):
@@ -73,8 +77,8 @@ def test_the_creator_issues_a_new_link_and_the_old_one_stops_working(private, pl
     assert f"?invite={new}" in page
     assert old not in page
     guest = client_for(players[2])
-    assert guest.get(table_url(private, old)).status_code == 404
-    assert guest.get(table_url(private, new)).status_code == 200
+    assert guest.get(table_url(private, old), follow=True).status_code == 404
+    assert guest.get(table_url(private, new), follow=True).status_code == 200
 
 
 def test_the_creator_turns_the_link_off(private, players):
@@ -83,8 +87,13 @@ def test_the_creator_turns_the_link_off(private, players):
     host.post(reverse("play:invite", args=[private.pk]), {"op": "off"})
     private = reload(private)
     assert private.invite_issued_at is None
-    assert client_for(players[2]).get(table_url(private, token)).status_code == 404
-    assert client_for(players[2]).get(table_url(private, private.invite_token)).status_code == 404
+    assert client_for(players[2]).get(table_url(private, token), follow=True).status_code == 404
+    assert (
+        client_for(players[2])
+        .get(table_url(private, private.invite_token), follow=True)
+        .status_code
+        == 404
+    )
     page = host.get(table_url(private)).content.decode()
     assert "The invite link is turned off." in page
     assert "?invite=" not in page
@@ -128,5 +137,5 @@ def test_the_link_of_an_imported_match_is_managed_from_its_page(players):
     assert response["Location"] == match.get_absolute_url()
     new = reload(match).invite_token
     friend = client_for(players[2])
-    assert friend.get(match.get_absolute_url(), {"invite": old}).status_code == 404
-    assert friend.get(match.get_absolute_url(), {"invite": new}).status_code == 200
+    assert friend.get(match.get_absolute_url(), {"invite": old}, follow=True).status_code == 404
+    assert friend.get(match.get_absolute_url(), {"invite": new}, follow=True).status_code == 200

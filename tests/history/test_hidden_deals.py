@@ -89,8 +89,11 @@ def test_private_running_match_is_missing_for_strangers_and_hidden_for_the_invit
     assert client.get(replay_url(match, 1, 0)).status_code == 404
     assert client.get(reverse("games:detail", args=[match.pk])).status_code == 404
     assert_nothing_of_the_live_deal(client, match, {})
-    assert_nothing_of_the_live_deal(client, match, {"invite": match.invite_token})
-    assert client.get(replay_url(match, 1, 0, invite=match.invite_token)).status_code == 200
+    # The invite link leaves its token in the session (games.match.invites).
+    invited = client.get(reverse("games:detail", args=[match.pk]), {"invite": match.invite_token})
+    assert invited.status_code == 302
+    assert_nothing_of_the_live_deal(client, match, {})
+    assert client.get(replay_url(match, 1, 0)).status_code == 200
 
 
 def test_the_unfinished_deal_of_an_aborted_match_stays_hidden(client, new_match, players):

@@ -107,7 +107,10 @@ def test_only_the_uploader_and_holders_of_the_link_see_an_imported_match(
     response = upload(client, export(client, finished))
     match = imported_match(response)
     done = client.get(response["Location"])
-    assert done["Location"] == f"{match.get_absolute_url()}?invite={match.invite_token}"
+    assert done["Location"] == match.get_absolute_url()
+    # The uploader's match page shows the link to share.
+    shared = client.get(done["Location"]).content.decode()
+    assert f"{match.get_absolute_url()}?invite={match.invite_token}" in shared
     client.force_login(make_user("friend"))
     urls = [
         match.get_absolute_url(),
@@ -116,7 +119,10 @@ def test_only_the_uploader_and_holders_of_the_link_see_an_imported_match(
     ]
     for url in urls:
         assert client.get(url).status_code == 404
-        assert client.get(url, {"invite": match.invite_token}).status_code == 200
+    # The link leaves its token in the friend's session, for every page of the match.
+    assert client.get(urls[0], {"invite": match.invite_token}, follow=True).status_code == 200
+    for url in urls:
+        assert client.get(url).status_code == 200
 
 
 def test_imported_matches_never_count_in_statistics(client, finished: Match, players):
@@ -263,6 +269,7 @@ def test_the_import_page_lists_my_imports(client, finished: Match, players, make
     match = imported_match(upload(client, export(client, finished)))
     page = client.get(reverse("games:import"))
     assert list(page.context["imported"]) == [match]
-    assert f"?invite={match.invite_token}" in page.content.decode()
+    assert f'href="{match.get_absolute_url()}"' in page.content.decode()
+    assert match.invite_token not in page.content.decode()
     client.force_login(make_user("other"))
     assert list(client.get(reverse("games:import")).context["imported"]) == []

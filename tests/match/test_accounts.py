@@ -35,10 +35,13 @@ def test_signup_creates_the_account_and_logs_in(client):
 
 def test_an_invite_link_survives_signing_up(client, players):
     match = services.create_match(players[1], is_private=True)
-    invited = f"{reverse('play:table', args=[match.pk])}?invite={match.invite_token}"
+    link = f"{reverse('play:table', args=[match.pk])}?invite={match.invite_token}"
+    # The token goes to the session: the way back is the table's own address.
+    invited = reverse("play:table", args=[match.pk])
     # Logged out, the invite link asks for a login and keeps the way back...
-    login_page = client.get(invited, follow=True)
+    login_page = client.get(link, follow=True)
     assert b"You were invited to a table." in login_page.content
+    assert match.invite_token.encode() not in login_page.content
     found = re.search(
         rf'href="({re.escape(reverse("accounts:signup"))}\?next=[^"]+)"',
         login_page.content.decode(),

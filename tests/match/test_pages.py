@@ -60,8 +60,8 @@ def test_private_match_is_hidden_from_outsiders(client, players, make_user):
     response = client.get(url)
     assert response.status_code == 404
     assert b"This page is not on the table" in response.content
-    assert client.get(url, {"invite": "wrong"}).status_code == 404
-    assert client.get(url, {"invite": match.invite_token}).status_code == 200
+    assert client.get(url, {"invite": "wrong"}, follow=True).status_code == 404
+    assert client.get(url, {"invite": match.invite_token}, follow=True).status_code == 200
     client.force_login(players[1])
     assert client.get(url).status_code == 200
 

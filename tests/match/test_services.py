@@ -97,27 +97,6 @@ def test_submit_appends_exactly_one_event(table: Table):
     assert event.auto is False
 
 
-def test_a_seat_with_no_project_is_never_asked_to_declare(table: Table, check_log):
-    before = table.outcome.seq
-    bidder = table.turn
-    table.act({"bid": "sun"})
-    events = list(Event.objects.filter(match=table.outcome.match, seq__gt=before).order_by("seq"))
-    assert events[0].payload == {"seat": bidder, "bid": "sun"}
-    # Each seat in turn whose hand holds no project declared nothing at once,
-    # recorded as its own event, never forced by the timer...
-    for event in events[1:]:
-        assert event.payload == {"seat": event.actor_seat, "declare": []}
-        assert event.auto is False
-    check_log(table.outcome.match)
-    # ...and the seat now asked, if any, has a project to choose.
-    state = table.state
-    if state.phase is rules.Phase.DECLARING:
-        assert len(rules.legal_actions(state)) > 1
-    else:
-        assert len(events) == 5
-        assert state.phase is rules.Phase.PLAYING
-
-
 def test_the_seat_in_an_action_may_be_given_when_it_is_ones_own(table: Table):
     seat = table.turn
     table.act({"seat": seat, "bid": "pass"})

@@ -20,6 +20,7 @@ VARIABLES = (
     "DJANGO_ALLOWED_HOSTS",
     "DATABASE_URL",
     "REDIS_URL",
+    "CHANNEL_ENCRYPTION_KEY",
     "DJANGO_HTTPS",
 )
 
@@ -62,12 +63,13 @@ def test_environment_drives_hosts_database_and_channel_layer():
         DJANGO_ALLOWED_HOSTS="baloot.example, www.baloot.example",
         DATABASE_URL="postgres://user:pw@db.internal:5432/baloot",
         REDIS_URL="redis://cache.internal:6379/1",
+        CHANNEL_ENCRYPTION_KEY="c" * 32,
     )
     assert result.returncode == 0, result.stderr
     _debug, hosts, engine, layer = result.stdout.strip().split("|")
     assert hosts == "['baloot.example', 'www.baloot.example']"
     assert engine == "django.db.backends.postgresql"
-    assert layer == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layer == "baloot_site.channel_layer.SealedPubSubLayer"
 
 
 def test_a_misspelt_debug_flag_is_an_error():
@@ -144,7 +146,7 @@ def test_the_redis_layer_publishes_each_group_message_once_through_pub_sub():
 
     config = environment.channel_layers({"REDIS_URL": "redis://cache.internal:6379/1"})
     layer = config["default"]
-    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layer["BACKEND"] == "baloot_site.channel_layer.SealedPubSubLayer"
     # The options it would not take: nothing there expires or overflows.
     assert set(layer["CONFIG"]) == {"hosts", "prefix"}
     [host] = layer["CONFIG"]["hosts"]

@@ -25,8 +25,8 @@ def profile_url(user: User) -> str:
     return reverse("ratings:profile", args=[user.get_username()])
 
 
-def kept() -> dict[tuple[int, str], Counter[str]]:
-    rows = {(s.user_id, s.mode): +Counter(s.counts()) for s in PlayerStats.objects.all()}
+def kept() -> dict[tuple[int, str, bool], Counter[str]]:
+    rows = {(s.user_id, s.mode, s.private): +Counter(s.counts()) for s in PlayerStats.objects.all()}
     return {key: c for key, c in rows.items() if c}
 
 
@@ -107,8 +107,8 @@ def test_private_matches_count_but_never_show_their_invite_link(players):
         body = client_for(viewer).get(profile_url(players[1])).content.decode()
         assert private.invite_token not in body
         assert "invite" not in body.lower()
-        assert "private table" in body
-        # Only a viewer who may see the match gets a link to it.
+        # Only a viewer who may see the match finds it, linked.
+        assert ("private table" in body) == (viewer == players[2])
         assert (link in body) == (viewer == players[2])
     assert PlayerStats.objects.get(user=players[1], mode="quick").matches_played == 1
 

@@ -15,7 +15,7 @@ from games.match.models import Match
 from games.ratings import formula
 from games.ratings.models import PlayerRating, PlayerStats, RatedMatch, RatedSeat
 from games.ratings.rebuild import problems, rebuild, replay_ratings
-from tests.support.drivers import Driver, start_with_bots, started_match
+from tests.support.drivers import Driver, quick_match, start_with_bots
 from tests.support.imports import store_queued_imports
 from tests.support.players import create_player
 
@@ -108,7 +108,7 @@ def test_a_leaver_is_rated_as_a_loss_even_when_their_team_wins(play_match, playe
 def test_a_leaver_whose_team_won_still_loses_rating(players):
     """Seat 1 leaves and the others finish the match; whoever wins, seat 1 goes down."""
     for seed in range(1, 6):
-        driver = Driver(started_match(players, mode="quick"), seed=seed)
+        driver = Driver(quick_match(players, mode="quick"), seed=seed)
         driver.finish_deal()
         if driver.state.winner is not None:
             continue
@@ -128,7 +128,7 @@ def test_a_leaver_whose_team_won_still_loses_rating(players):
 
 
 def test_a_player_who_comes_back_is_not_a_leaver(players):
-    driver = Driver(started_match(players, mode="quick"), seed=3)
+    driver = Driver(quick_match(players, mode="quick"), seed=3)
     driver.finish_deal()
     services.leave_seat(players[2], driver.match)
     services.come_back(players[2], driver.match)
@@ -157,7 +157,7 @@ def test_bot_filled_quick_matches_are_not_rated(players):
 
 
 def test_aborted_matches_are_not_rated(players):
-    driver = Driver(started_match(players, mode="quick"), seed=7)
+    driver = Driver(quick_match(players, mode="quick"), seed=7)
     driver.finish_deal()
     match = services.abort_match(driver.match)
     assert match.status == Match.Status.ABORTED

@@ -54,7 +54,23 @@ async def test_kill_9_mid_match_then_restart_loses_and_doubles_nothing(
     postgres_url: str, redis_url: str, tmp_path: Path
 ):
     # Bots wait a little so that matches are still running after ten crashes.
-    stack = Stack(postgres_url, redis_url, tmp_path, servers=2, workers=2, bot_delay=0.2)
+    # The one spectator below watches 4 matches on each of the 2 servers: 8
+    # sockets, the default share of a watcher. A killed server's sockets keep
+    # their leases in Redis until they lapse (games.match.admission, tested on
+    # its own), so after each crash the spectator's reconnects would be refused
+    # (4429) for most of a minute, while this test crashes the server every few
+    # seconds. Its subject is what a crash does to the log and the pushes, so the
+    # share leaves room for every lease a crash can leave behind.
+    shares = {"TABLE_WATCHING_SOCKETS_PER_USER": str(8 * (REPETITIONS + 1))}
+    stack = Stack(
+        postgres_url,
+        redis_url,
+        tmp_path,
+        servers=2,
+        workers=2,
+        bot_delay=0.2,
+        extra_env=shares,
+    )
     stack.prepare()
     stack.start()
     victim, survivor = stack.daphnes

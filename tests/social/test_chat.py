@@ -147,7 +147,7 @@ def test_a_muted_player_disappears_for_the_viewer_only_and_stays_muted(table, pl
     browser.post(f"/match/{table.pk}/chat/mute/", {"player": str(players[1].pk), "op": "unmute"})
     assert "from alice" in browser.get(f"/match/{table.pk}/").content.decode()
     with pytest.raises(chat.ChatRefused):
-        chat.mute(players[3], players[3].pk)
+        chat.mute(players[3], players[3].pk, match_id=table.pk)
 
 
 def test_a_report_keeps_the_message_and_its_context_for_staff(table, players, watcher):

@@ -36,7 +36,9 @@ def test_the_rematch_starts_when_all_four_people_accept(clock: Clock, finished, 
     new = offer.new_match
     assert new is not None
     assert new.status == Match.Status.PLAYING
-    assert (new.mode, new.play_timer, new.unrated) == (finished.mode, finished.play_timer, False)
+    assert (new.mode, new.play_timer) == (finished.mode, finished.play_timer)
+    # The players chose their seats at the first table, and keep them.
+    assert (new.unrated, new.unrated_reason) == (True, Match.UnratedReason.CHOSEN_SEATS)
     assert seats_of(new) == seats_of(finished)
     # Accepting again changes nothing: the same new match.
     assert rematch.accept(players[1], finished.pk).new_match == new
@@ -114,7 +116,10 @@ def test_the_page_asks_for_the_panel_once_the_match_is_over(players):
     finished = player.finish_match()
     panel = client_for(players[1]).get(url, headers={"HX-Request": "true"}).content.decode()
     assert ">Rematch<" in panel
-    assert client_for(outsider).get(url).status_code == 404
-    invited = client_for(outsider).get(f"{url}?invite={finished.invite_token}")
+    guest = client_for(outsider)
+    assert guest.get(url).status_code == 404
+    # The invite link's token, kept in the guest's session, opens the panel too.
+    guest.get(f"/match/{finished.pk}/?invite={finished.invite_token}")
+    invited = guest.get(url)
     assert invited.status_code == 200
     assert ">Rematch<" not in invited.content.decode()

@@ -65,7 +65,8 @@ async def test_a_players_line_reaches_players_only_escaped_and_never_a_card(play
 async def test_a_muted_author_is_not_pushed_to_the_viewer_who_muted_them(players):
     outcome = await database_sync_to_async(started_match)(players)
     match_id = outcome.match.pk
-    await database_sync_to_async(chat.mute)(players[2], players[1].pk)
+    await database_sync_to_async(chat.post)(players[1], match_id, text="before the mute")
+    await database_sync_to_async(chat.mute)(players[2], players[1].pk, match_id=match_id)
     bob, carol = await connected(match_id, players[2]), await connected(match_id, players[3])
     try:
         await database_sync_to_async(chat.post)(players[1], match_id, text="hello all")

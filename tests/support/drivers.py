@@ -1,7 +1,9 @@
 """Tables and the drivers that play them through ``games.match.services``.
 
 - ``seat_everyone``: a waiting table with players[n] in seat n;
-  ``started_match`` starts it, ``start_with_bots`` starts one with bots.
+  ``started_match`` starts it, ``start_with_bots`` starts one with bots;
+  ``quick_match`` starts a table the site seated, as quick match does: the
+  only kind of table, with the lobby's rated ones, that may be rated.
 - ``MatchDriver``: the one driver that plays a started match, and its three
   settings: ``Table`` (the seated players, the log checked after each action
   with ``LogCheck``, the whole check once per deal), ``Driver`` (for the seat
@@ -36,6 +38,14 @@ def seat_everyone(players: dict[int, User], **settings: Any) -> Match:
 def started_match(players: dict[int, User], **settings: Any) -> services.Outcome:
     """A started match of four people (Classic unless told): its first deal is dealt."""
     return services.start_match(players[1], seat_everyone(players, **settings))
+
+
+def quick_match(players: dict[int, User], **settings: Any) -> services.Outcome:
+    """A started match of four people the site seated, players[n] in seat n, as quick
+    match seats them (Classic and 15 s to play unless told): rated, where the rating
+    policy allows it."""
+    settings = {"mode": "classic", "play_timer": 15, **settings}
+    return services.open_full_table(players, **settings)
 
 
 def start_with_bots(

@@ -73,6 +73,7 @@ SITE_VARIABLES = (
     "WORKER_INTERVAL",
     "WORKER_OUTAGE_SECONDS",
     "CHANNEL_GROUP_EXPIRY",
+    "CHANNEL_ENCRYPTION_KEY",
     "BALOOT_TEST_CRASH_AFTER_COMMIT",
 )
 
@@ -471,6 +472,8 @@ def site_environment(
     )
     if redis_url:
         env["REDIS_URL"] = redis_url
+        # One channel-layer key per stack, shared by its processes and commands.
+        env["CHANNEL_ENCRYPTION_KEY"] = secrets.token_urlsafe(32)
     else:
         # One process holds the in-memory layer, and the worker runs in it,
         # as scripts/run.sh arranges.

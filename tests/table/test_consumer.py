@@ -6,11 +6,15 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
+from django.conf import settings
+from django.test import Client
 
+from baloot_site.asgi import application
 from games import rules
 from games.match import services
 from games.match.errors import NotYourTurn
 from tests.support.drivers import Driver, seat_everyone
+from tests.support.sockets import Socket
 from tests.table.live import cards_in, close_all, frame_at, seq_of, socket_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -57,17 +61,34 @@ async def test_a_private_table_needs_a_seat_or_the_invite(players, make_user):
     connected, code = await refused.connect()
     assert not connected
     assert code == 4403
-    wrong = await socket_for(match.pk, outsider, query="invite=not-the-token")
-    connected, _ = await wrong.connect()
+    # The socket's address no longer carries the invite: one given there is ignored.
+    in_address = await socket_for(match.pk, outsider, query=f"invite={match.invite_token}")
+    connected, _ = await in_address.connect()
     assert not connected
-    invited = await socket_for(match.pk, outsider, query=f"invite={match.invite_token}")
+    # The session that followed the invite link holds it.
+    invited = await database_sync_to_async(invited_socket)(match, outsider)
     connected, _ = await invited.connect()
     try:
         assert connected
         frame = await invited.receive_from(timeout=5)
         assert "Waiting for players" in frame
+        assert match.invite_token not in frame
     finally:
-        await close_all([refused, wrong, invited])
+        await close_all([refused, in_address, invited])
+
+
+def invited_socket(match, user) -> Socket:
+    """A socket of ``user`` from a session that followed ``match``'s invite link."""
+    client = Client()
+    client.force_login(user)
+    client.get(f"/match/{match.pk}/", {"invite": match.invite_token})
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    headers = [
+        (b"host", b"localhost"),
+        (b"origin", b"http://localhost"),
+        (b"cookie", cookie.encode()),
+    ]
+    return Socket(application, f"/ws/match/{match.pk}/", headers=headers)
 
 
 async def test_connecting_sends_the_whole_table_with_its_seq(started, players):

@@ -5,7 +5,7 @@ member ``group_expiry`` seconds after it joined, so the channels of a
 process killed without leaving stop receiving announcements. Each live
 consumer joins again every ``CHANNEL_GROUP_RENEWAL`` seconds, so it keeps
 hearing its match; a process renews all its sockets' memberships together
-(``games.table.memberships``). On the pub/sub layer production uses, a
+(``games.match.memberships``). On the pub/sub layer production uses, a
 membership is the process's subscription: nothing to renew, and it outlives
 a dropped Redis connection.
 """
@@ -23,9 +23,8 @@ from channels.layers import get_channel_layer
 from redis import asyncio as aioredis
 
 from baloot_site import environment
-from games.match import services
+from games.match import memberships, services
 from games.match.broadcast import event_message, match_group
-from games.table import memberships
 from tests.support.drivers import seat_everyone
 from tests.support.services import redis_url
 from tests.table.live import close_all, seq_of, socket_for
@@ -155,7 +154,7 @@ async def test_one_round_trip_renews_every_socket_of_a_process_on_the_core_redis
 def pubsub_layer(settings: Any) -> Any:
     settings.CHANNEL_LAYERS = environment.channel_layers({"REDIS_URL": redis_url()})
     layer = get_channel_layer()
-    assert type(layer).__name__ == "RedisPubSubChannelLayer"
+    assert type(layer).__name__ == "SealedPubSubLayer"
     return layer
 
 

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import rules
 from games.match import broadcast, services, steps
-from games.match.models import Match
+from games.match.models import Event, Match
 from games.table.live import Hub, draw
 from games.table.render import MatchReading, read_match
 from tests.support.drivers import started_match
@@ -100,7 +100,9 @@ def test_a_match_followed_by_its_steps_looks_as_read_after_every_event(
     assert hub.join(match_id, spectator.pk)
     hub.reading(match_id, 0, None, fresh=True)
     announced.clear()
-    taken = read = 0
+    taken = hidden = seats_only = 0
+    # The event the kept reading is at: each announcement's events come after it.
+    seen = Match.objects.get(pk=match_id).seq
     away = False
     deals = Match.objects.get(pk=match_id).deal_number
     while Match.objects.get(pk=match_id).deal_number < deals + 2:
@@ -109,8 +111,21 @@ def test_a_match_followed_by_its_steps_looks_as_read_after_every_event(
             # Every step follows on from the reading kept, so every step is taken.
             taken_now = follow(hub, match_id, message)
             assert taken_now == ("next" in message)
+            recorded = list(
+                Event.objects.filter(match_id=match_id, seq__gt=seen, seq__lte=message["seq"])
+            )
+            seen = max(seen, message["seq"])
+            if not recorded:
+                # A seat stepped away or came back: no event, so no step.
+                seats_only += not taken_now
+            elif all(steps.is_public(event.kind, event.payload) for event in recorded):
+                # Every change of public events alone travels as a step.
+                assert taken_now
+            else:
+                # A deal or a declaration never travels (its cards are hidden).
+                assert not taken_now
+                hidden += 1
             taken += taken_now
-            read += not taken_now
         announced.clear()
         fresh = read_match(match_id)
         kept = hub.known(match_id, fresh.seq, None)
@@ -120,8 +135,9 @@ def test_a_match_followed_by_its_steps_looks_as_read_after_every_event(
         assert rows(kept) == rows(fresh)
         assert_same_pictures(kept, fresh, viewers)
         away |= any(seat.away for seat in kept.seats.values())
-    # Only the changes of the seats alone were read.
-    assert taken > 4 * read
+    # Besides the deals and declarations, only the changes of the seats alone were read.
+    assert taken > 4 * seats_only
+    assert hidden
     assert away
 
 
@@ -152,9 +168,10 @@ def test_a_step_that_does_not_follow_on_is_left_to_the_database(players, announc
     assert not hub.advance(match_id, second["seq"], second["rev"], second["next"])
     assert hub.known(match_id, second["seq"], second["rev"]) is None
     # A step whose events do not fit the kept state is not taken either.
-    wrong = dict(first["next"])
+    wrong = steps.opened(first["next"])
+    assert wrong is not None
     wrong["events"] = [["action", 1, {"seat": 1, "play": "XX"}]]
-    assert not hub.advance(match_id, first["seq"], first["rev"], wrong)
+    assert not hub.advance(match_id, first["seq"], first["rev"], steps.seal(wrong))
     assert not hub.advance(match_id, first["seq"], first["rev"], {"base": "nonsense"})
     # The right step still is.
     assert hub.advance(match_id, first["seq"], first["rev"], first["next"])
@@ -162,7 +179,7 @@ def test_a_step_that_does_not_follow_on_is_left_to_the_database(players, announc
     assert hub.known(match_id, second["seq"], second["rev"]).state == read_match(match_id).state
 
 
-def test_a_step_never_carries_a_deal_seed(players, announced, settings):
+def test_a_step_never_carries_a_deal_or_a_declaration(players, announced, settings):
     settings.ROUND_PAUSE_SECONDS = 0
     outcome = started_match(players)
     match_id = outcome.match.pk
@@ -171,13 +188,15 @@ def test_a_step_never_carries_a_deal_seed(players, announced, settings):
     deal = outcome.match.deal_number
     while Match.objects.get(pk=match_id).deal_number == deal:
         services.play_due_turn(match_id, now=LATER)
-    kinds = [kind for message in announced for kind, _v, _p in message["next"]["events"]]
-    assert "deal" in kinds
-    for message in announced:
-        for kind, _version, payload in message["next"]["events"]:
-            if kind == "deal":
-                assert "seed" not in payload["deal"]
-                assert len(payload["deal"]["deck"]) == 32
+    carried = [steps.opened(message["next"]) for message in announced if "next" in message]
+    assert carried
+    for step in carried:
+        assert step is not None
+        for kind, _version, payload in step["events"]:
+            assert kind == "action"
+            assert "declare" not in payload
+    # The deal's last card, which dealt the next hand, came without a step.
+    assert "next" not in announced[-1]
 
 
 def test_a_batch_sends_each_step_as_its_turn_commits(players, announced, monkeypatch):
@@ -194,7 +213,8 @@ def test_a_batch_sends_each_step_as_its_turn_commits(players, announced, monkeyp
         assert [message["seq"] for message in announced] == [start.seq + 1]
         services.play_due_turn(match_id, now=LATER)
     first, second = announced
-    assert (first["next"]["base"], second["next"]["base"]) == (start.seq, start.seq + 1)
+    bases = [steps.opened(message["next"])["base"] for message in (first, second)]
+    assert bases == [start.seq, start.seq + 1]
     assert hub.advance(match_id, first["seq"], first["rev"], first["next"])
     assert hub.advance(match_id, second["seq"], second["rev"], second["next"])
     assert hub.known(match_id, second["seq"], None).state == read_match(match_id).state

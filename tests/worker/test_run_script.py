@@ -8,6 +8,7 @@ the worker behind.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -104,7 +105,10 @@ def run(migrated: Path, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes
     url = redis_url().rsplit("/", 1)[0] + f"/{RUN_REDIS_DB}"
     if not reachable(url):
         service_missing(f"Redis is needed at {url}")
-    script, _port = start_run(migrated, tmp_path, 2, REDIS_URL=url)
+    # With Redis and DEBUG off the settings require the channel layer's key
+    # (issue 27, M5); the script passes it to daphne and the worker alike.
+    key = secrets.token_urlsafe(32)
+    script, _port = start_run(migrated, tmp_path, 2, REDIS_URL=url, CHANNEL_ENCRYPTION_KEY=key)
     try:
         kids = {("baloot_site.serve" in command_of(pid)): pid for pid in children(script.pid)}
         yield script, kids[True], kids[False]

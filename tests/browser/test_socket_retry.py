@@ -1,0 +1,66 @@
+"""A table page whose socket is refused (4429) says so and tries again, waiting longer each
+time, until it is let in (issue 27, H1).
+
+One person opens the same public table in five tabs of one browser: the
+server lets TABLE_SOCKETS_PER_USER (4) of them have a socket and refuses the
+fifth. That tab shows the note, tries again after about 2 s, 4 s, 8 s...,
+and once another tab closes, its next try is let in: the note goes and the
+table is live again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.browser.table_page import log_in
+from tests.realworld.tables import PASSWORD, create_user, start_tables
+from tests.support.servers import Stack
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+
+PER_MATCH = 4
+BUSY = "[data-connection-busy]"
+
+
+def test_a_refused_table_page_tries_again_later_until_it_is_let_in(
+    site: Stack, open_browser: Callable[[str], Page]
+) -> None:
+    server = site.daphnes[0]
+    [table] = start_tables(site, 1, people=(1,), prefix="retry")
+    create_user(site, "many-tabs")
+    first = open_browser("many-tabs")
+    log_in(first, server.url, "many-tabs", PASSWORD)
+    url = f"{server.url}/match/{table.match_id}/"
+    tabs = [first] + [first.context.new_page() for _ in range(PER_MATCH - 1)]
+    for tab in tabs:
+        with tab.expect_websocket() as opened:
+            tab.goto(url)
+        opened.value.wait_for_event("framereceived")
+    refused = first.context.new_page()
+    tries: list[float] = []
+    refused.on("websocket", lambda _socket: tries.append(time.monotonic()))
+    refused.goto(url)
+    refused.locator(BUSY).wait_for(state="visible")
+    assert refused.locator("[data-connection]").is_hidden()
+    # Three tries or more, each wait longer than the one before.
+    deadline = time.monotonic() + 20
+    while len(tries) < 3 and time.monotonic() < deadline:
+        refused.wait_for_timeout(200)
+    assert len(tries) >= 3, f"the refused page tried {len(tries)} times"
+    waits = [later - earlier for earlier, later in itertools.pairwise(tries)]
+    assert waits[0] >= 0.9, waits
+    assert all(later >= earlier for earlier, later in itertools.pairwise(waits)), waits
+    # A place frees up: the next try is let in, and the note goes.
+    tabs.pop().close()
+    refused.locator(BUSY).wait_for(state="hidden", timeout=30_000)
+    seq = refused.locator("#table-seq").get_attribute("data-seq")
+    assert seq is not None
+    print(f"refused page: tried {len(tries)} times, waits {[round(w, 1) for w in waits]} s")
