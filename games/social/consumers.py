@@ -39,8 +39,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
+from baloot_site.consumers import DirectDispatch
 from games.display.language import language_of
-from games.match.dispatch import DirectDispatch
 from games.social import queue
 from games.social.models import QueueEntry
 from games.table import admission, memberships

@@ -338,7 +338,7 @@ async def test_a_push_is_handled_without_a_trip_to_the_database_thread(
     running, players, monkeypatch
 ):
     """Channels' own dispatch hops to the database thread before every message
-    (``aclose_old_connections``); the table socket's does not (games.match.dispatch)."""
+    (``aclose_old_connections``); the table socket's does not (baloot_site.consumers)."""
     hops: list[str] = []
 
     async def hop() -> None:
