@@ -63,7 +63,7 @@ lint: $(VENV)/.requirements-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	# The Django plugin imports the settings, which need a key.
-	DJANGO_SECRET_KEY=lint-only-key $(BIN)/mypy baloot_site accounts games tests
+	DJANGO_SECRET_KEY=lint-only-key $(BIN)/mypy baloot_site accounts games stacks tests
 
 services:
 	scripts/services.sh

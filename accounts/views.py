@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
-from urllib.parse import urlsplit
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
-from django.urls import Resolver404, resolve, reverse, reverse_lazy
+from django.urls import reverse, reverse_lazy
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
@@ -22,28 +20,12 @@ from django_ratelimit.decorators import ratelimit
 
 from accounts.forms import SignUpForm
 from accounts.language import FOUR_COLOUR_KEY
-from accounts.limits import rate
 from accounts.models import Profile
-from games.history.my_matches import history_lines, my_seats
-from games.match.invites import held
-from games.match.models import Match
-from games.table.session_end import end_table_sockets
+from accounts.signals import password_changed
+from baloot_site.limits import rate
 
 # The query parameter and form field that carry the page to go to after signing up.
 NEXT = "next"
-# The profile lists the latest matches; "My matches" pages through them all.
-RECENT_MATCHES = 10
-
-
-def invited_to(request: HttpRequest, url: str) -> bool:
-    """True when ``url`` is the page of a match whose invite the visitor's session holds
-    (``games.match.invites``): they came by an invite link."""
-    try:
-        found = resolve(urlsplit(url).path)
-    except Resolver404:
-        return False
-    pk = found.kwargs.get("pk")
-    return isinstance(pk, int) and bool(held(request.session, pk))
 
 
 # Sign-ups and log-in attempts are counted per address (the client's, as the
@@ -84,7 +66,6 @@ class SignUpView(FormView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context[NEXT] = self.next_url()
-        context["invited"] = invited_to(self.request, context[NEXT])
         return context
 
     def form_valid(self, form: SignUpForm) -> HttpResponse:
@@ -106,21 +87,15 @@ class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
 
-    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        context = super().get_context_data(**kwargs)
-        context["invited"] = invited_to(self.request, context.get(self.redirect_field_name) or "")
-        return context
-
 
 class LogoutView(auth_views.LogoutView):
-    """Log out (POST only) and say so on the next page."""
+    """Log out (POST only) and say so on the next page.
+
+    Django's ``user_logged_out`` tells the rest of the site (``accounts.signals``).
+    """
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        user_id = request.user.pk
         response = super().post(request, *args, **kwargs)
-        if user_id is not None:
-            # Open table pages stop receiving the player's hand.
-            end_table_sockets(user_id)
         messages.info(request, _("You have logged out. See you at the table!"))
         return response
 
@@ -133,9 +108,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
-        # Every open table page closes; this browser's reconnects at once,
-        # the other sessions, now ended, cannot.
-        end_table_sockets(form.user.pk)
+        # Every open table page closes (games.apps connects the receiver);
+        # this browser's reconnects at once, the other sessions, now ended, cannot.
+        password_changed.send(sender=type(self), user=form.user)
         messages.success(self.request, _("Your password has been changed."))
         return response
 
@@ -152,19 +127,15 @@ class CardColoursView(LoginRequiredMixin, View):
 
 
 class ProfileView(LoginRequiredMixin, TemplateView):
-    """The player's record and their latest matches."""
+    """The player's profile: their record and latest matches, their settings.
+
+    The record and the matches are the games app's to show
+    (``{% player_record %}``, ``games.templatetags.account_pages``).
+    """
 
     template_name = "accounts/profile.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        # LoginRequiredMixin has turned anonymous visitors away.
-        user = cast(User, self.request.user)
-        counted = Match.objects.counted()
-        context.update(
-            played=counted.involving(user).count(),
-            won=counted.won_by(user).count(),
-            rows=history_lines(my_seats(user)[:RECENT_MATCHES]),
-            four_colour=bool(self.request.session.get(FOUR_COLOUR_KEY)),
-        )
+        context["four_colour"] = bool(self.request.session.get(FOUR_COLOUR_KEY))
         return context

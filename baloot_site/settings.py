@@ -64,7 +64,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # A refused rate limit becomes a translated 429 page (accounts.limits).
+    # A refused rate limit becomes a translated 429 page (baloot_site.limits).
     "django_ratelimit.middleware.RatelimitMiddleware",
     # Last, as django-axes asks: it turns a locked-out log-in into a 429 page.
     "axes.middleware.AxesMiddleware",
@@ -215,7 +215,7 @@ AXES_COOLOFF_TIME = timedelta(
 )
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "accounts.limits.locked_out"
+AXES_LOCKOUT_CALLABLE = "baloot_site.limits.locked_out"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile"
 LOGOUT_REDIRECT_URL = "home"
@@ -254,7 +254,7 @@ RATE_LIMITS = environment.rates(
         "REMATCH": "60/h",  # rematch offers and acceptances per player
     },
 )
-RATELIMIT_VIEW = "accounts.limits.too_many_requests"
+RATELIMIT_VIEW = "baloot_site.limits.too_many_requests"
 # The rate counters live in the cache: Redis when several server processes
 # share the load, else the memory of the one process that serves requests.
 CACHES = environment.caches(os.environ)

@@ -24,11 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.realworld.clients import HttpSession  # noqa: E402
-from tests.realworld.import_load import import_under_load, upload  # noqa: E402
-from tests.realworld.tables import PASSWORD, create_user  # noqa: E402
-from tests.support.documents import long_document  # noqa: E402
-from tests.support.servers import (  # noqa: E402
+from stacks.clients import HttpSession  # noqa: E402
+from stacks.documents import long_document  # noqa: E402
+from stacks.import_load import import_under_load, upload  # noqa: E402
+from stacks.servers import (  # noqa: E402
     BENCH_REDIS_DB,
     PostgresDatabase,
     Stack,
@@ -37,6 +36,7 @@ from tests.support.servers import (  # noqa: E402
     redis_server_url,
     with_path,
 )
+from stacks.tables import PASSWORD, create_user  # noqa: E402
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Bot tables on real server processes, watched by a WebSocket client per seat.
 
 Shared by ``live_bench.py`` and ``load_bench.py``. It starts the site's
-processes (``tests/support/servers.py``), seats four users at each of N
+processes (``stacks.servers``), seats four users at each of N
 tables and lets the bot play for all of them (each seat is "away"), so that
 every seat's client receives its own rendering of every move, as people
 would. After a warm-up it measures, for a fixed time:
@@ -52,7 +52,7 @@ import websockets  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from baloot_site.collector import tune_for_server  # noqa: E402
-from tests.support.servers import (  # noqa: E402
+from stacks.servers import (  # noqa: E402
     BENCH_REDIS_DB,
     PostgresDatabase,
     Stack,

@@ -40,9 +40,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.realworld.clients import HttpSession, TableWatcher, close_all  # noqa: E402
-from tests.realworld.tables import PASSWORD, abort, create_user, start_tables  # noqa: E402
-from tests.support.servers import (  # noqa: E402
+from stacks.browser import CHROMIUM  # noqa: E402
+from stacks.clients import HttpSession, TableWatcher, close_all  # noqa: E402
+from stacks.servers import (  # noqa: E402
     BENCH_REDIS_DB,
     PostgresDatabase,
     Stack,
@@ -54,7 +54,7 @@ from tests.support.servers import (  # noqa: E402
     redis_server_url,
     with_path,
 )
-from tests.support.services import CHROMIUM  # noqa: E402
+from stacks.tables import PASSWORD, abort, create_user, start_tables  # noqa: E402
 
 CRASHED = re.compile(r"crash hook: match (\d+) event (\d+) committed")
 # Records when the page's socket opens, on the page's clock (the machine's).

@@ -1,7 +1,9 @@
 """Staff pages for matches: read-only logs, verification and aborting.
 
 Matches change only through ``games.match.services``, so every page here is read
-only; events in particular can never be added, edited or deleted.
+only; events in particular can never be added, edited or deleted. The user
+admin is Django's with the matches each player sat in: it is registered here,
+since the accounts app knows nothing of matches.
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ import json
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -308,6 +312,48 @@ class ImportJobAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class PlayerSeatInline(ReadOnlyInline):
+    """The seats a player held, one per match, on their user page."""
+
+    model = Seat
+    fk_name = "user"
+    verbose_name = _("match played")
+    verbose_name_plural = _("matches played")
+    fields = ("match_link", "number", "match_status", "match_score", "match_created")
+    readonly_fields = fields
+    ordering = ("-match__created_at",)
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("match")
+
+    @admin.display(description=_("match"))
+    def match_link(self, seat: Seat) -> SafeString:
+        url = reverse("admin:games_match_change", args=[seat.match_id])
+        return format_html('<a href="{}">{}</a>', url, seat.match)
+
+    @admin.display(description=_("status"))
+    def match_status(self, seat: Seat) -> str:
+        return seat.match.get_status_display()
+
+    @admin.display(description=_("score (A-B)"))
+    def match_score(self, seat: Seat) -> str:
+        return f"{seat.match.score_a}-{seat.match.score_b}"
+
+    @admin.display(description=_("created"))
+    def match_created(self, seat: Seat) -> Any:
+        return seat.match.created_at
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    """Django's user admin plus the player's matches."""
+
+    inlines = (PlayerSeatInline,)
 
 
 # The chat's staff pages (reports, messages, bans) live beside the chat.

@@ -1,4 +1,4 @@
-"""Where Django looks for the app's models: they live in ``games.match.models``.
+"""Where Django looks for the app's models: each package keeps its own in a ``models`` module.
 
 Django imports ``<app>.models`` when it loads the ``games`` app, and the
 first migration names ``games.models.new_invite_token``; both keep working
@@ -7,8 +7,8 @@ through this module, so moving the models changed no migration.
 
 from __future__ import annotations
 
-from games.match.broadcast import Announcement
 from games.match.models import (
+    Announcement,
     DealAnalysis,
     DealSnapshot,
     Event,
@@ -27,7 +27,7 @@ from games.social.models import (
     QueueSocket,
     RematchOffer,
 )
-from games.worker.heartbeat import WorkerHeartbeat
+from games.worker.models import WorkerHeartbeat
 
 __all__ = [
     "Announcement",

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games.worker.heartbeat import WorkerHeartbeat
+from games.worker.models import WorkerHeartbeat
 
 
 def latest_beat() -> datetime | None:

@@ -26,17 +26,11 @@ from django.contrib.auth.models import User
 from django.utils import translation
 
 from games.match import services
+from stacks.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.support.deals import seed_deals
 from tests.support.drivers import start_with_bots
 from tests.support.players import create_player, four_players
-from tests.support.services import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    browser_problem,
-    reachable,
-    redis_url,
-    service_missing,
-)
+from tests.support.services import browser_problem, reachable, redis_url, service_missing
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser

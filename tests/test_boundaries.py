@@ -15,6 +15,14 @@ Each package may import only what ``docs/architecture.md`` allows:
   ``games.match.projections`` without importing them;
 - ``games.worker``: ``match`` and ``rules``: it records turns through the services.
 
+Around ``games``, one direction: ``accounts`` imports nothing from ``games``
+(games hears of a session that ends through ``user_logged_out`` and
+``accounts.signals.password_changed``, connected in ``GamesConfig.ready``;
+the accounts pages show matches through the games' template tags), and
+``games`` imports from ``accounts`` only its models and its signals. The
+modules of ``baloot_site`` that either app imports (the rate limits, the
+consumers' dispatch, ...) import neither app.
+
 Imports are read from the source with ``ast``, including imports inside
 functions and under ``TYPE_CHECKING``, so a lazy import cannot slip past.
 """
@@ -27,7 +35,12 @@ from pathlib import Path
 
 import pytest
 
-GAMES = Path(__file__).resolve().parents[1] / "games"
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ROOT / "games"
+APPS = ("accounts", "games")
+# What games may import from accounts: a player's profile, and the signal of
+# a changed password (Django sends the logged-out one).
+GAMES_FROM_ACCOUNTS = {"accounts.models", "accounts.signals"}
 
 # The games packages each package may import (besides itself).
 ALLOWED = {
@@ -132,3 +145,63 @@ def test_the_scan_sees_every_kind_of_import() -> None:
         "games.worker.due_turns",
     ]
     assert violations_in(source, "table") == ["games.history", "games.worker.due_turns"]
+
+
+def imports_under(folder: str) -> list[tuple[str, int, str]]:
+    """Every import of every module under ``folder`` (a top-level package of the
+    project): (file, line, dotted name)."""
+    found = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        where = path.relative_to(ROOT)
+        dotted = ".".join(where.with_suffix("").parts)
+        for line, module in imported_modules(path.read_text(encoding="utf-8"), dotted):
+            found.append((str(where), line, module))
+    return found
+
+
+def top(module: str) -> str:
+    return module.split(".")[0]
+
+
+def test_accounts_imports_nothing_from_games() -> None:
+    problems = [
+        f"{where}:{line} imports {module}"
+        for where, line, module in imports_under("accounts")
+        if top(module) == "games"
+    ]
+    assert problems == []
+
+
+def test_games_imports_from_accounts_only_its_models_and_signals() -> None:
+    problems = [
+        f"{where}:{line} imports {module}"
+        for where, line, module in imports_under("games")
+        if top(module) == "accounts" and module not in GAMES_FROM_ACCOUNTS
+    ]
+    assert problems == []
+
+
+def test_the_site_modules_the_apps_import_import_neither_app() -> None:
+    shared = {
+        module
+        for app in APPS
+        for _where, _line, module in imports_under(app)
+        if top(module) == "baloot_site"
+    }
+    # A sanity check of the scan: the apps read their rate limits there.
+    assert "baloot_site.limits" in shared
+    problems = []
+    for module in sorted(shared):
+        path = ROOT / (module.replace(".", "/") + ".py")
+        for line, imported in imported_modules(path.read_text(encoding="utf-8"), module):
+            if top(imported) in APPS:
+                problems.append(f"{module}:{line} imports {imported}")
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    "line", ["import games", "from games import rules", "from games.match.models import Match"]
+)
+def test_the_scan_finds_any_import_of_games_in_accounts(line: str) -> None:
+    found = imported_modules(f"def later():\n    {line}\n", "accounts.views")
+    assert [top(module) for _line, module in found] == ["games"]

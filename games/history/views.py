@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_ratelimit.decorators import ratelimit
 
-from accounts.limits import rate
+from baloot_site.limits import rate
 from games import rules
 from games.history.analysis import match_analysis, step_analysis, stored_plays
 from games.history.match_page import match_history, page_url, seat_names

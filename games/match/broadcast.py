@@ -16,7 +16,7 @@ table's hub keeps it so that the pushes need not read the match again
 (``games.table.live``), and the worker's alarm learns the match's new
 deadline (``games.worker.alarm``).
 
-Every announcement is first written to the outbox (``Announcement``) in the
+Every announcement is first written to the outbox (``models.Announcement``) in the
 transaction that records the event, then sent once that transaction commits,
 and the row deleted after the send. A process that dies between its commit
 and its send leaves the row behind; the worker's loop sends every row older
@@ -59,12 +59,12 @@ from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.db import DatabaseError, connection, models, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from games.match import steps
-from games.match.models import Match
+from games.match.models import Announcement, Match
 from games.match.rows import PerVendor, cursor, holds, insert_sql, prepared_values, write_held
 
 logger = logging.getLogger(__name__)
@@ -82,23 +82,6 @@ SEND_TIMEOUT = 30.0
 # Set only by the crash tests (tests/realworld): the process kills itself with
 # SIGKILL right after committing an event, before announcing it.
 CRASH_AFTER_COMMIT = "BALOOT_TEST_CRASH_AFTER_COMMIT"
-
-
-class Announcement(models.Model):
-    """An announcement not yet sent: written with its event, deleted once sent.
-
-    Internal bookkeeping, shown nowhere: rows live for milliseconds.
-    """
-
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
-    seq = models.PositiveIntegerField()
-    # The deadline changed without a new event (time given back after an
-    # outage): pages must show the fresh countdown even at the same event.
-    clock = models.BooleanField(default=False)
-    created_at = models.DateTimeField(db_index=True)
-
-    def __str__(self) -> str:
-        return f"match {self.match_id} event {self.seq}"
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 from django_ratelimit import ALL
 from django_ratelimit.core import get_usage
 
-from accounts.limits import rate
+from baloot_site.limits import rate
 
 TABLES = "tables"
 BOT_MATCHES = "bot_matches"

@@ -4,7 +4,8 @@
 player action, numbered by ``seq`` within a match. Everything else on a match
 (status, scores, winner, ``seq``) is a projection that the services keep up
 to date and that ``games.match.event_log.rebuild_state`` can rebuild from the events. Only
-``games.match.services`` writes events.
+``games.match.services`` writes events. ``Announcement`` is the outbox of
+``games.match.broadcast``: a change not yet told to the connected pages.
 """
 
 from __future__ import annotations
@@ -476,3 +477,20 @@ class ImportJob(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.DONE, self.Status.FAILED)
+
+
+class Announcement(models.Model):
+    """An announcement not yet sent: written with its event, deleted once sent.
+
+    Internal bookkeeping, shown nowhere: rows live for milliseconds.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveIntegerField()
+    # The deadline changed without a new event (time given back after an
+    # outage): pages must show the fresh countdown even at the same event.
+    clock = models.BooleanField(default=False)
+    created_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} event {self.seq}"

@@ -293,6 +293,8 @@ def remove_player(user: Any, match: MatchRef, number: int) -> Seat:
             raise SeatEmpty(number=number)
         seat.user = None
         seat.save(update_fields=["user"])
+        # The other pages at the table, the removed player's among them, redraw.
+        _announce_seats(locked)
     return seat
 
 

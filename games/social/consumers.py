@@ -39,9 +39,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
+from baloot_site.consumers import DirectDispatch
 from games.display.language import language_of
 from games.match import admission, memberships
-from games.match.dispatch import DirectDispatch
 from games.social import queue
 from games.social.models import QueueEntry
 

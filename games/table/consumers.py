@@ -38,11 +38,11 @@ from django.conf import settings
 from django.core.exceptions import SynchronousOnlyOperation
 from django.utils import timezone
 
+from baloot_site.consumers import DirectDispatch
 from games.display.language import language_of
 from games.match import admission, memberships
 from games.match.access import may_see, seat_of
 from games.match.broadcast import match_group
-from games.match.dispatch import DirectDispatch
 from games.match.invites import held
 from games.match.models import Match, Seat
 from games.social.broadcast import social_group

@@ -5,9 +5,15 @@ that group one message, and each socket closes (4401, which the page does
 not retry). A page whose session is still valid may open a new socket; one
 whose session ended is refused on connecting, so a hand stops reaching a
 browser that has logged out.
+
+``games.apps`` connects ``session_ended`` to Django's ``user_logged_out``
+and to ``accounts.signals.password_changed``: the accounts pages never call
+into games.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -23,3 +29,9 @@ def end_table_sockets(user_id: int) -> None:
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(user_group(user_id), {"type": "session.ended"})
+
+
+def session_ended(sender: Any, user: Any = None, **kwargs: Any) -> None:
+    """The receiver of ``user_logged_out`` and ``password_changed``: close ``user``'s tables."""
+    if user is not None and getattr(user, "pk", None) is not None:
+        end_table_sockets(user.pk)

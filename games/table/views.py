@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.decorators import ratelimit
 
-from accounts.limits import rate
+from baloot_site.limits import rate
 from games.match import services
 from games.match.access import may_see
 from games.match.errors import MalformedAction, MatchNotFound, ServiceError

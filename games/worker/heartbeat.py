@@ -26,35 +26,18 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
-from games.match.broadcast import Announcement, announce_on_commit
-from games.match.models import Event, Match
+from games.match.broadcast import announce_on_commit
+from games.match.models import Announcement, Event, Match
+from games.worker.models import ROW, SHARD_ROWS, WorkerHeartbeat
 
 logger = logging.getLogger(__name__)
 
 # How often a running worker records that it runs.
 BEAT_EVERY = 1.0
-# The row of the beat every worker writes.
-ROW = 1
-# The beat of the worker of shard K is row SHARD_ROWS + K.
-SHARD_ROWS = 100
-
-
-class WorkerHeartbeat(models.Model):
-    """When a worker last ran (row ROW), and when each shard's worker last ran (rows
-    SHARD_ROWS + K), each written about once a second.
-
-    Internal bookkeeping, shown nowhere.
-    """
-
-    id = models.PositiveSmallIntegerField(primary_key=True, default=ROW)
-    beat_at = models.DateTimeField()
-
-    def __str__(self) -> str:
-        return f"worker heartbeat at {self.beat_at:%Y-%m-%d %H:%M:%S}"
 
 
 def beat(now: datetime | None = None) -> timedelta | None:

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from stacks.servers import Daphne, Stack
 from tests.browser.table_page import ARTIFACTS
-from tests.support.servers import Daphne, Stack
 
 if TYPE_CHECKING:
     # Imported when the tests run: without Playwright they are skipped, not broken.

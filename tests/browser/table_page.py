@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tests.support.servers import ROOT
+from stacks.servers import ROOT
 
 if TYPE_CHECKING:
     import pytest

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from stacks.servers import Daphne, Stack
+from stacks.tables import PASSWORD, create_user
 from tests.browser.table_page import ARTIFACTS, log_in
-from tests.realworld.tables import PASSWORD, create_user
 from tests.support.processes import start_bot_matches, wait_until
-from tests.support.servers import Daphne, Stack
 
 if TYPE_CHECKING:
     from playwright.sync_api import ConsoleMessage, Page

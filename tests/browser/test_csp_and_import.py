@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from stacks.documents import long_document
+from stacks.servers import Daphne, Stack
+from stacks.tables import PASSWORD, create_user
 from tests.browser.table_page import log_in
-from tests.realworld.tables import PASSWORD, create_user
-from tests.support.documents import long_document
-from tests.support.servers import Daphne, Stack
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

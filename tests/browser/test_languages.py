@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from stacks.servers import Daphne, Stack
+from stacks.tables import PASSWORD, create_user
 from tests.browser.table_page import log_in, wait_for_turn_or
-from tests.realworld.tables import PASSWORD, create_user
-from tests.support.servers import Daphne, Stack
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from stacks.servers import Daphne, Stack
+from stacks.tables import PASSWORD, create_user
 from tests.browser.table_page import (
     act,
     log_in,
@@ -23,8 +25,6 @@ from tests.browser.table_page import (
     wait_for_seq_after,
     wait_for_turn_or,
 )
-from tests.realworld.tables import PASSWORD, create_user
-from tests.support.servers import Daphne, Stack
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from stacks.servers import Daphne, Stack
+from stacks.tables import PASSWORD
 from tests.browser.table_page import ARTIFACTS, log_in
-from tests.realworld.tables import PASSWORD
-from tests.support.servers import Daphne, Stack
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from stacks.servers import ROOT, Daphne, Stack
+from stacks.tables import PASSWORD, create_user, start_tables
 from tests.browser.table_page import log_in
-from tests.realworld.tables import PASSWORD, create_user, start_tables
-from tests.support.servers import ROOT, Daphne, Stack
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, ViewportSize

@@ -8,7 +8,7 @@ from django.urls import reverse
 from games import rules
 from games.match import services
 from games.match.models import Event
-from tests.support.documents import long_document
+from stacks.documents import long_document
 from tests.support.imports import store_queued_imports
 
 pytestmark = pytest.mark.django_db

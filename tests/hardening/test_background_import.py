@@ -17,7 +17,7 @@ from games.match.errors import InvalidDocument
 from games.match.event_log import first_inconsistency, load_state
 from games.match.models import Event, ImportJob, Match
 from games.worker import imports, in_server
-from tests.support.documents import long_document
+from stacks.documents import long_document
 from tests.support.imports import store_queued_imports
 from tests.support.players import client_for, create_player
 

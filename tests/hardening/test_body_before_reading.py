@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from baloot_site.guards import BodyLimit
-from tests.support.servers import Daphne
+from stacks.servers import Daphne
 
 LIMIT = 1000
 

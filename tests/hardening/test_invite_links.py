@@ -24,8 +24,8 @@ from baloot_site.asgi import application
 from games.match import services
 from games.match.invites import SESSION_KEY
 from games.match.models import Match, Seat
+from stacks.servers import Daphne, free_port
 from tests.support.players import client_for
-from tests.support.servers import Daphne, free_port
 from tests.support.services import service_missing
 from tests.support.sockets import Socket
 

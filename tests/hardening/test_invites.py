@@ -16,8 +16,8 @@ from games import rules
 from games.match import services
 from games.match.errors import InviteRequired, MatchNotFound, NotTheHost
 from games.match.models import ImportJob, Match
+from stacks.documents import long_document
 from tests.support.clock import reload
-from tests.support.documents import long_document
 from tests.support.imports import store_queued_imports
 from tests.support.players import client_for
 

@@ -12,7 +12,7 @@ import os
 import urllib.request
 from pathlib import Path
 
-from tests.support.servers import Daphne
+from stacks.servers import Daphne
 
 
 def test_the_server_command_runs_daphne_on_uvloop(tmp_path: Path):

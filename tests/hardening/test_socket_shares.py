@@ -15,9 +15,9 @@ from django.utils import timezone
 from baloot_site.asgi import application
 from games.match import admission
 from games.match.models import Match
+from stacks.servers import TEST_REDIS_DB, flush_redis, with_path
 from tests.support.drivers import start_with_bots, started_match
 from tests.support.players import create_player
-from tests.support.servers import TEST_REDIS_DB, flush_redis, with_path
 from tests.support.services import redis_url
 from tests.support.sockets import Socket
 from tests.table.live import HOST, ORIGIN, close_all, session_cookie, socket_for

@@ -22,7 +22,8 @@ async def started(players):
     )()
 
 
-@pytest.mark.parametrize("ending", ["logout", "password"])
+# "elsewhere": any log-out (the admin's, say) ends the session, not only the site's page.
+@pytest.mark.parametrize("ending", ["logout", "password", "elsewhere"])
 async def test_a_socket_closes_when_its_session_ends(players, ending):
     outcome = await started(players)
     socket = await socket_for(outcome.match.pk, players[1])
@@ -33,6 +34,8 @@ async def test_a_socket_closes_when_its_session_ends(players, ending):
         await sync_to_async(browser.force_login)(players[1])
         if ending == "logout":
             await sync_to_async(browser.post)(reverse("accounts:logout"))
+        elif ending == "elsewhere":
+            await sync_to_async(browser.logout)()
         else:
             await sync_to_async(browser.post)(
                 reverse("accounts:password_change"),

@@ -1,6 +1,6 @@
 """Fixtures of the real-world tests: a dedicated PostgreSQL database and Redis index.
 
-The servers themselves are started by each module (``tests.support.servers``),
+The servers themselves are started by each module (``stacks.servers``),
 since each needs its own layout. Whether PostgreSQL and Redis are there at
 all is decided before these run, by the ``postgres`` and ``redis`` markers
 (``tests/conftest.py``): a failure under CI=true, a skip elsewhere.
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.servers import (
+from stacks.servers import (
     TEST_REDIS_DB,
     PostgresDatabase,
     flush_redis,

@@ -15,7 +15,7 @@ import socket
 import ssl
 from pathlib import Path
 
-from tests.support.servers import ROOT, ServerProcess, free_port
+from stacks.servers import ROOT, ServerProcess, free_port
 
 NGINX = "/usr/sbin/nginx"
 CONFIG = ROOT / "deploy" / "nginx.conf"

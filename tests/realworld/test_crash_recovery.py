@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.realworld.clients import HttpSession, TableWatcher, close_all
-from tests.realworld.tables import (
+from stacks.clients import HttpSession, TableWatcher, close_all
+from stacks.servers import Stack
+from stacks.tables import (
     PASSWORD,
     abort,
     assert_log_intact,
@@ -27,7 +28,6 @@ from tests.realworld.tables import (
     start_tables,
     verify,
 )
-from tests.support.servers import Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.realworld.import_load import import_under_load
-from tests.support.documents import long_document
-from tests.support.servers import Stack
+from stacks.documents import long_document
+from stacks.import_load import import_under_load
+from stacks.servers import Stack
 
 DEALS = 200
 

@@ -23,10 +23,10 @@ import pytest
 import websockets
 from websockets.asyncio.client import connect
 
-from tests.realworld.clients import HttpSession, TableWatcher, close_all
+from stacks.clients import HttpSession, TableWatcher, close_all
+from stacks.servers import Stack
+from stacks.tables import PASSWORD, start_tables
 from tests.realworld.proxy import Nginx, nginx_problem
-from tests.realworld.tables import PASSWORD, start_tables
-from tests.support.servers import Stack
 from tests.support.services import service_missing
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]

@@ -20,10 +20,10 @@ import pytest
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.realworld.clients import HttpSession
+from stacks.clients import HttpSession
+from stacks.servers import Stack
+from stacks.tables import PASSWORD, create_user
 from tests.realworld.proxy import Nginx, nginx_problem
-from tests.realworld.tables import PASSWORD, create_user
-from tests.support.servers import Stack
 from tests.support.services import service_missing
 
 SHIPPED = "limit_conn baloot_sockets 64;"

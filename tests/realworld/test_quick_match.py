@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.realworld.clients import HttpSession
-from tests.realworld.tables import PASSWORD, start_tables
-from tests.support.servers import Stack
+from stacks.clients import HttpSession
+from stacks.servers import Stack
+from stacks.tables import PASSWORD, start_tables
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.realworld.tables import PASSWORD, abort, match_seq, start_tables
-from tests.support.servers import ROOT, Stack
+from stacks.servers import ROOT, Stack
+from stacks.tables import PASSWORD, abort, match_seq, start_tables
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, WebSocketRoute

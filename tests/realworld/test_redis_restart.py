@@ -23,8 +23,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.realworld.clients import HttpSession, TableWatcher, close_all
-from tests.realworld.tables import (
+from stacks.clients import HttpSession, TableWatcher, close_all
+from stacks.servers import Stack, redis_problem
+from stacks.tables import (
     PASSWORD,
     abort,
     assert_log_intact,
@@ -32,7 +33,6 @@ from tests.realworld.tables import (
     match_seq,
     start_tables,
 )
-from tests.support.servers import Stack, redis_problem
 from tests.support.services import service_missing
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]

@@ -29,9 +29,8 @@ from typing import Any
 
 import pytest
 
-from tests.realworld.clients import HttpSession, TableWatcher, close_all
-from tests.realworld.tables import PASSWORD, events
-from tests.support.servers import (
+from stacks.clients import HttpSession, TableWatcher, close_all
+from stacks.servers import (
     TEST_REDIS_DB,
     Stack,
     flush_redis,
@@ -39,6 +38,7 @@ from tests.support.servers import (
     redis_server_url,
     with_path,
 )
+from stacks.tables import PASSWORD, events
 from tests.support.services import service_missing
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]

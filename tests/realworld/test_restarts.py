@@ -22,9 +22,9 @@ import pytest
 import redis
 
 from baloot_site import environment
-from tests.realworld.clients import HttpSession, TableWatcher, close_all
-from tests.realworld.tables import PASSWORD, abort, create_user, events, match_seq, start_tables
-from tests.support.servers import Stack, Worker
+from stacks.clients import HttpSession, TableWatcher, close_all
+from stacks.servers import Stack, Worker
+from stacks.tables import PASSWORD, abort, create_user, events, match_seq, start_tables
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

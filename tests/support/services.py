@@ -12,21 +12,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from stacks.browser import CHROMIUM
+
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-# Debian's Chromium: the browser tests drive this one, never a downloaded build.
-CHROMIUM = "/usr/bin/chromium"
-# Headless, and quiet: this machine's network is closed, so the browser's own
-# background connections (updates, sync, QUIC probes) are turned off.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def service_missing(reason: str) -> None:

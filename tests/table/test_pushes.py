@@ -314,11 +314,31 @@ async def test_seat_changes_are_pushed_to_the_waiting_room(players, make_user):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
+async def test_a_player_the_host_removes_leaves_the_other_pages_too(players):
+    match = await database_sync_to_async(services.create_match)(players[1])
+    await database_sync_to_async(services.take_seat)(players[2], match, 2)
+    await database_sync_to_async(services.take_seat)(players[3], match, 3)
+    # Someone else at the table than the host who removes, and than the one removed.
+    socket = await socket_for(match.pk, players[3])
+    try:
+        assert (await socket.connect())[0]
+        whole = await socket.receive_from(timeout=5)
+        assert players[2].username in whole
+        await database_sync_to_async(services.remove_player)(players[1], match, 2)
+        frame = await socket.receive_from(timeout=5)
+        assert players[2].username not in frame
+        assert players[3].username in frame
+    finally:
+        await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
 async def test_a_push_is_handled_without_a_trip_to_the_database_thread(
     running, players, monkeypatch
 ):
     """Channels' own dispatch hops to the database thread before every message
-    (``aclose_old_connections``); the table socket's does not (games.match.dispatch)."""
+    (``aclose_old_connections``); the table socket's does not (baloot_site.consumers)."""
     hops: list[str] = []
 
     async def hop() -> None:

@@ -25,8 +25,7 @@ from django.utils import timezone
 
 from games import rules
 from games.match import dealing, recent_states, rows, services
-from games.match.broadcast import Announcement
-from games.match.models import Event, Match
+from games.match.models import Announcement, Event, Match
 from tests.support.clock import deadline_of
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,7 @@ from django.db import OperationalError, connection
 
 from games.management.commands.run_worker import Command
 from games.match import broadcast, services
-from games.match.broadcast import Announcement
-from games.match.models import Event, Match
+from games.match.models import Announcement, Event, Match
 from games.worker import heartbeat
 from games.worker.chores import Chores
 from games.worker.due_turns import advance_due

@@ -12,8 +12,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.match import broadcast, services
-from games.match.broadcast import RELAY_AFTER, Announcement, announce_on_commit, relay_pending
-from games.match.models import Match
+from games.match.broadcast import RELAY_AFTER, announce_on_commit, relay_pending
+from games.match.models import Announcement, Match
 from tests.support.clock import deadline_of
 
 pytestmark = pytest.mark.django_db

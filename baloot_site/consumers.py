@@ -1,4 +1,8 @@
-"""Consumers that dispatch each message in the event loop, with no trip to a thread.
+"""What the site's WebSocket consumers share: each message dispatched in the event loop.
+
+The table's and the quick-match page's consumers (``games.table.consumers``,
+``games.social.consumers``) take ``DirectDispatch``, so no message costs a
+trip to a thread.
 
 Channels' ``AsyncConsumer.dispatch`` first awaits ``aclose_old_connections``
 before every message: a ``sync_to_async`` call, so a hop to the one

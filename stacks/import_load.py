@@ -16,9 +16,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.realworld.clients import HttpSession, Response, action_buttons
-from tests.realworld.tables import PASSWORD, create_user, start_tables
-from tests.support.servers import Stack
+from stacks.clients import HttpSession, Response, action_buttons
+from stacks.servers import Stack
+from stacks.tables import PASSWORD, create_user, start_tables
 
 REFUSAL = re.compile(r'<p class="table-error" role="alert">([^<]*)</p>')
 # How long an import may take before the run gives up on it.

@@ -1,8 +1,10 @@
-"""What a player sees when a limit refuses them: a translated page with status 429.
+"""The site's rate limits, and what a player sees when a limit refuses them: a 429 page.
 
 Two kinds of limit end here: django-ratelimit's per-player and per-address
 rates (``settings.RATE_LIMITS``, decorated views raise ``Ratelimited``) and
-django-axes's log-in lockout after too many wrong passwords.
+django-axes's log-in lockout after too many wrong passwords. The views of
+``accounts`` and of ``games`` both read their rates here (``rate``), so
+neither app imports the other for them.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tests.support.servers import Stack
+from stacks.servers import Stack
 
 PASSWORD = "a-long-test-passphrase-42"
 
