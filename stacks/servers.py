@@ -46,9 +46,12 @@ DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 # Redis database indexes of their own, so that flushing them never touches
 # what a developer keeps in database 0. Each parallel test process (pytest-xdist
-# names them gw0, gw1, ...) has its own index, counting down from 13, so that
-# one process's flush never empties another's stack.
-TEST_REDIS_DB = 13 - int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+# names them gw0, gw1, ...) has two indexes of its own, counting down from 13,
+# so that one process's flush never empties another's stack: TEST_REDIS_DB for
+# its stacks, and SPARE_REDIS_DB for a module that needs one nothing else uses.
+_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+TEST_REDIS_DB = 13 - 2 * _WORKER
+SPARE_REDIS_DB = TEST_REDIS_DB - 1
 # Engineers sharing one Redis server give each benchmark run an index of its own.
 BENCH_REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "14"))
 # How long a process may take to answer after it was started: a bound that

@@ -40,10 +40,9 @@ def postgres_url() -> Iterator[str]:
         database.drop()
 
 
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    """A Redis database index of the tests' own, empty before and after the module."""
-    url = with_path(redis_server_url(), str(TEST_REDIS_DB))
+def empty_redis_index(index: int) -> Iterator[str]:
+    """The local Redis's database ``index``, empty before and after a module uses it."""
+    url = with_path(redis_server_url(), str(index))
     problem = redis_problem(url)
     if problem:
         service_missing(problem)
@@ -51,7 +50,10 @@ def redis_url() -> Iterator[str]:
     try:
         yield url
     finally:
-        # The Redis-restart test may leave it down for a moment; the index
-        # is empty then anyway.
-        if redis_problem(url) is None:
-            flush_redis(url)
+        flush_redis(url)
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    """A Redis database index of the tests' own, empty before and after the module."""
+    yield from empty_redis_index(TEST_REDIS_DB)

@@ -31,15 +31,11 @@ import pytest
 
 from stacks.clients import HttpSession, TableWatcher, close_all
 from stacks.servers import (
-    TEST_REDIS_DB,
+    SPARE_REDIS_DB,
     Stack,
-    flush_redis,
-    redis_problem,
-    redis_server_url,
-    with_path,
 )
 from stacks.tables import PASSWORD, events
-from tests.support.services import service_missing
+from tests.realworld.conftest import empty_redis_index
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -50,7 +46,7 @@ BETWEEN_CARDS = rb"[\"',:\s\[\]\xa0-\xbf]{1,6}"
 # A Redis database index of this module's own: the other test modules' stacks
 # use TEST_REDIS_DB, and a stranger's view covers every index, so the site's
 # channels are told apart by the index in their names.
-OWN_REDIS_DB = TEST_REDIS_DB - 1
+OWN_REDIS_DB = SPARE_REDIS_DB
 LAYER_PREFIX = f"asgi.{OWN_REDIS_DB}."
 WAKE_CHANNEL = f"baloot.{OWN_REDIS_DB}.worker.wake"
 
@@ -58,15 +54,7 @@ WAKE_CHANNEL = f"baloot.{OWN_REDIS_DB}.worker.wake"
 @pytest.fixture(scope="module")
 def own_redis_url() -> Iterator[str]:
     """A Redis database index for this module alone, empty before and after it."""
-    url = with_path(redis_server_url(), str(OWN_REDIS_DB))
-    problem = redis_problem(url)
-    if problem:
-        service_missing(problem)
-    flush_redis(url)
-    try:
-        yield url
-    finally:
-        flush_redis(url)
+    yield from empty_redis_index(OWN_REDIS_DB)
 
 
 @pytest.fixture(scope="module")
