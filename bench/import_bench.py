@@ -4,8 +4,8 @@ Starts the site as ``make run`` does (one daphne with the worker inside, a
 SQLite file, DEBUG off) — or the production stack with ``--stack
 production`` (PostgreSQL, Redis, one daphne and one worker) — and prints:
 
-- the time to refuse an 850 KB document of 2,202 passed-out deals (over the
-  deal cap), from the POST to the answer;
+- the time to refuse a document of 2,202 passed-out deals (over the deal
+  cap, its size printed: about 1 MB), from the POST to the answer;
 - the time from uploading a legal 200-deal document to its match page being
   there, while people at bot tables keep acting, with the p50 and p99 of
   those players' requests during the import.

@@ -19,7 +19,11 @@ machine a cheaper push shows as more actions a second rather than as a
 faster push),
 and with ``--profile DIR`` runs every server process under cProfile (all
 threads) and leaves one ``NAME.prof`` per process in DIR, summed up by
-``bench/profile_report.py``.
+``bench/profile_report.py``. With ``--gc-pauses DIR`` it prints instead how
+long each server process's cycle collections stopped it in the window
+(``bench/gc_pauses.py``, one ``NAME.json`` per process in DIR);
+``--gc-defaults`` with it leaves the collector at Python's own settings
+(``baloot_site.collector`` untuned), for the figures before the tuning.
 
 Run:
 
@@ -52,7 +56,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from live_tables import HEADER, echo_line, late_line, run
+from live_tables import HEADER, echo_line, late_line, pauses_line, run
 
 
 def main() -> None:
@@ -78,7 +82,22 @@ def main() -> None:
         metavar="DIR",
         help="run the server processes under cProfile, one NAME.prof each in DIR/TABLES/",
     )
+    parser.add_argument(
+        "--gc-pauses",
+        type=Path,
+        metavar="DIR",
+        help="note every server process's collector pauses, one NAME.json each in DIR/TABLES/",
+    )
+    parser.add_argument(
+        "--gc-defaults",
+        action="store_true",
+        help="with --gc-pauses: Python's own collector settings, without the site's tuning",
+    )
     args = parser.parse_args()
+    if args.profile and args.gc_pauses:
+        parser.error("--profile and --gc-pauses each wrap the server processes: pick one")
+    if args.gc_defaults and not args.gc_pauses:
+        parser.error("--gc-defaults goes with --gc-pauses")
     if args.short:
         args.duration, args.warmup = 20.0, 3.0
     print(
@@ -88,6 +107,7 @@ def main() -> None:
     print(HEADER)
     for count in args.tables:
         profile = args.profile / str(count) if args.profile else None
+        pauses = args.gc_pauses / str(count) if args.gc_pauses else None
         with tempfile.TemporaryDirectory(prefix="live-bench-") as workdir:
             figures = run(
                 args.stack,
@@ -98,6 +118,8 @@ def main() -> None:
                 Path(workdir),
                 profile,
                 args.stagger,
+                pauses,
+                args.gc_defaults,
             )
         print(figures.line())
         print("    " + echo_line(figures), flush=True)
@@ -105,6 +127,9 @@ def main() -> None:
         print("    " + late_line(figures, args.bot_delay))
         if profile is not None:
             print(f"    profiles: {profile}/*.prof (bench/profile_report.py {profile})")
+        if pauses is not None:
+            for path in sorted(pauses.glob("*.json")):
+                print("    " + pauses_line(path))
         if figures.first_load is not None:
             sent, zipped = figures.first_load
             print(f"    table first load: {sent} bytes as sent, {zipped} bytes gzipped")

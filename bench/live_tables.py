@@ -46,6 +46,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 # The wrapper that runs a server process under cProfile (``--profile``).
 PROFILED = str(ROOT / "bench" / "profiled.py")
+# The wrapper that notes a server process's collector pauses (``--gc-pauses``).
+GC_PAUSES = str(ROOT / "bench" / "gc_pauses.py")
+# Both open their window on SIGUSR1 and write what they noted on SIGUSR2.
+WRAPPERS = (PROFILED, GC_PAUSES)
 sys.path.insert(0, str(ROOT))
 
 import websockets  # noqa: E402
@@ -450,14 +454,14 @@ async def measure(
     window_start = time.time()
     cpu_before = cpu_of(stack)
     for process in stack.processes:
-        if PROFILED in process.argv:
-            # Profiles cover the measured window only (bench/profiled.py).
+        if any(wrapper in process.argv for wrapper in WRAPPERS):
+            # Profiles and pauses cover the measured window only (bench/profiled.py).
             os.kill(process.pid, signal.SIGUSR1)
     await asyncio.sleep(duration)
     window_end = time.time()
     cpu_after = cpu_of(stack)
     for process in stack.processes:
-        if PROFILED in process.argv:
+        if any(wrapper in process.argv for wrapper in WRAPPERS):
             os.kill(process.pid, signal.SIGUSR2)
     cpu = {name: cpu_after[name] - cpu_before[name] for name in cpu_after}
     echo_stop.set()
@@ -483,14 +487,30 @@ async def measure(
     return clients, window_start, window_end, await echo, cpu
 
 
-def profile_processes(stack: Stack, directory: Path) -> None:
-    """Make every process of ``stack`` run under ``profiled.py``, writing DIRECTORY/NAME.prof."""
+def wrap_processes(
+    stack: Stack, wrapper: str, directory: Path, suffix: str, options: tuple[str, ...] = ()
+) -> None:
+    """Make every process of ``stack`` run under ``wrapper`` (``profiled.py``,
+    ``gc_pauses.py``), writing DIRECTORY/NAME``suffix``."""
     directory.mkdir(parents=True, exist_ok=True)
-    wrapper = PROFILED
     for process in stack.processes:
         program = process.argv[1:] if process.argv[0] == sys.executable else process.argv
-        out = directory / f"{process.name}.prof"
-        process.argv = [sys.executable, wrapper, str(out), *program]
+        out = directory / f"{process.name}{suffix}"
+        process.argv = [sys.executable, wrapper, str(out), *options, *program]
+
+
+def pauses_line(path: Path) -> str:
+    """One process's collector pauses in the window, as ``gc_pauses.py`` wrote them."""
+    figures = json.loads(path.read_text())
+    pauses = sorted(seconds for _generation, seconds in figures["pauses"])
+    if not pauses:
+        return f"collector pauses, {path.stem}: none in {figures['seconds']:.0f} s"
+    long = [seconds for seconds in pauses if seconds >= 0.01]
+    return (
+        f"collector pauses, {path.stem}: {len(pauses)} in {figures['seconds']:.0f} s,"
+        f" {sum(pauses):.2f} s in all; {len(long)} of 10 ms or more,"
+        f" longest {pauses[-1] * 1000:.0f} ms"
+    )
 
 
 def run(
@@ -502,6 +522,8 @@ def run(
     workdir: Path,
     profile: Path | None = None,
     stagger: float = 0.0,
+    pauses: Path | None = None,
+    gc_defaults: bool = False,
 ) -> Figures:
     """One measured run of ``count`` bot tables on a fresh stack of ``kind``.
 
@@ -509,11 +531,17 @@ def run(
     many seconds rather than together, and the warm-up starts after the last.
 
     With ``profile``, every server process runs under cProfile and writes
-    its figures there as it stops (``profiled.py``).
+    its figures there as it stops (``profiled.py``). With ``pauses``, every
+    server process notes its collector pauses there instead
+    (``gc_pauses.py``; with ``gc_defaults``, on Python's own collector
+    settings).
     """
     stack, clean_up = make_stack(kind, workdir, bot_delay)
     if profile is not None:
-        profile_processes(stack, profile)
+        wrap_processes(stack, PROFILED, profile, ".prof")
+    if pauses is not None:
+        options = ("--defaults",) if gc_defaults else ()
+        wrap_processes(stack, GC_PAUSES, pauses, ".json", options)
     try:
         stack.prepare()
         stack.start()

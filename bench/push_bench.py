@@ -15,13 +15,23 @@ match, and the whole region's size (what a socket gets on connecting). The
 sizes are deterministic: the same on every run and every machine. Also
 prints the CPU time per event of reading the match from the database, of
 following the step its announcement carries instead (as a server process
-that keeps the match does, ``games.match.steps``), and of drawing the five
+that keeps the match does, ``games.match.steps``; a step that is not public
+never travels, and the match is read for it), and of drawing the five
 pictures (noisy on a busy machine; ``--profile`` shows where the following
 and drawing go).
 
+With ``--sockets N`` it also prints what the site's Redis layer
+(``baloot_site.channel_layer``, messages encrypted with a
+``CHANNEL_ENCRYPTION_KEY``) costs to decode the match's announcements, as
+they travel between server processes: the CPU per message, and per push for
+N sockets of one process in the match's group, decoded by every socket (as
+channels_redis alone does) and once for all of them (as the site's layer
+does). No Redis is needed: only the decoding is timed.
+
 Run: ``.venv/bin/python bench/push_bench.py`` (``--people`` to keep the
 players at their seats, so the timers show; ``--profile N`` for the N most
-costly functions under cProfile; ``--language ar`` for another language).
+costly functions under cProfile; ``--language ar`` for another language;
+``--sockets 100`` for the decoding of sealed announcements).
 """
 
 from __future__ import annotations
@@ -103,6 +113,7 @@ def play(people: bool, language: str, profiler: cProfile.Profile | None) -> dict
     hub.join(match.pk, users[4].pk)
     hub.reading(match.pk, 0, None, fresh=True)
     announced.clear()
+    every_announcement: list[dict[str, Any]] = []
     sizes: dict[str, list[int]] = {viewer: [] for viewer in VIEWERS}
     whole: dict[str, list[int]] = {viewer: [] for viewer in VIEWERS}
     seconds: list[float] = []
@@ -117,8 +128,13 @@ def play(people: bool, language: str, profiler: cProfile.Profile | None) -> dict
         started = time.process_time()
         if profiler is not None:
             profiler.enable()
+        every_announcement += announced
         for message in announced:
-            if not hub.advance(match.pk, message["seq"], message.get("rev"), message["next"]):
+            if "next" not in message:
+                # A step that is not public (a deal, a declaration) never
+                # travels: a server process reads the match instead.
+                hub.reading(match.pk, message["seq"], message.get("rev"))
+            elif not hub.advance(match.pk, message["seq"], message.get("rev"), message["next"]):
                 raise SystemExit(f"the step to event {message['seq']} was not taken")
         announced.clear()
         followed = hub.known(match.pk, reading.seq, None)
@@ -151,7 +167,34 @@ def play(people: bool, language: str, profiler: cProfile.Profile | None) -> dict
         "reads": reads,
         "steps": steps,
         "events": reading.seq,
+        "announcements": every_announcement,
     }
+
+
+def sealed_decoding(announcements: list[dict[str, Any]], sockets: int) -> None:
+    """Print the CPU the site's Redis layer spends decoding these announcements."""
+    from baloot_site.channel_layer import SealedPubSubLayer
+
+    layer = SealedPubSubLayer(symmetric_encryption_keys=["push-bench-" + "k" * 40])
+    sealed = [layer.serialize(message) for message in announcements]
+    started = time.process_time()
+    for message in sealed:
+        layer._serializer.deserialize(message)
+    each = (time.process_time() - started) / len(sealed)
+    started = time.process_time()
+    for message in sealed:
+        for _ in range(sockets):
+            layer.deserialize(message)
+    shared = (time.process_time() - started) / len(sealed)
+    size = statistics.median(len(message) for message in sealed)
+    print(
+        f"sealed announcements: {len(sealed)}, median {size:.0f} bytes;"
+        f" CPU to decode one {each * 1e6:.1f} µs"
+    )
+    print(
+        f"a push to {sockets} sockets of one process: {each * sockets * 1000:.2f} ms decoded"
+        f" by every socket, {shared * 1000:.2f} ms decoded once for all"
+    )
 
 
 def report(figures: dict[str, Any]) -> None:
@@ -171,7 +214,7 @@ def report(figures: dict[str, Any]) -> None:
         )
     for label, key in (
         ("reading the match from the database", "reads"),
-        ("following the announced step instead", "steps"),
+        ("following the announced steps instead (reading where none travels)", "steps"),
         ("drawing the five pictures", "seconds"),
     ):
         values = figures[key]
@@ -189,12 +232,21 @@ def main() -> None:
     parser.add_argument("--people", action="store_true", help="players stay at their seats")
     parser.add_argument("--language", default="en")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print N functions")
+    parser.add_argument(
+        "--sockets",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also time decoding the sealed announcements for N sockets of one process",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="push-bench-") as workdir:
         setup(Path(workdir))
         profiler = cProfile.Profile() if args.profile else None
         figures = play(args.people, args.language, profiler)
     report(figures)
+    if args.sockets:
+        sealed_decoding(figures["announcements"], args.sockets)
     if profiler is not None:
         stats = pstats.Stats(profiler)
         stats.sort_stats("cumulative").print_stats(args.profile)

@@ -11,9 +11,17 @@ machine). Announcements go out as the separate worker sends them (one
 kept event loop, one batch per pass), to the channel layer the environment
 configures (Redis with ``REDIS_URL``). Asserts nothing.
 
+With ``--idle-passes N`` it then puts every deadline a day ahead and times
+N passes of the worker command's own loop (``run_worker``'s ``_pass``)
+with nothing due, twice: keeping the database connection from pass to pass,
+as ``run_worker`` does, and handing it back at every pass, as a request
+does (``CONN_MAX_AGE`` 0). It prints the worker's CPU per pass and, on
+PostgreSQL, that of the server's backends. ``--turns 0`` skips the turns.
+
 Run on PostgreSQL: create an empty database, then
 ``DATABASE_URL=postgres://.../db REDIS_URL=redis://127.0.0.1:6379/N
-python bench/worker_bench.py [--tables 50] [--turns 120] [--profile OUT.prof]``.
+python bench/worker_bench.py [--tables 50] [--turns 120] [--profile OUT.prof]
+[--idle-passes 2000]``.
 Without DATABASE_URL it runs on a throw-away SQLite file.
 """
 
@@ -80,6 +88,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--turns", type=int, default=120, help="turns each table plays")
     parser.add_argument("--profile", type=pathlib.Path, help="write a cProfile of the passes")
+    parser.add_argument(
+        "--idle-passes", type=int, default=0, help="then time this many passes with nothing due"
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as workdir:
@@ -155,17 +166,53 @@ def main() -> None:
         print(
             f"{args.tables} tables, {played} turns recorded ({events} events), {len(passes)} passes"
         )
-        print(
-            f"per turn: {1000 * cpu / played:.2f} ms CPU ({1000 * wall / played:.2f} ms wall), "
-            f"{queries / played:.2f} queries, bots {1000 * bot_seconds / played:.2f} ms CPU"
-        )
-        if backends_start is not None and backends_end is not None:
-            server = backends_end - backends_start
-            print(f"PostgreSQL backends: {1000 * server / played:.2f} ms CPU per turn")
-        print(f"pass CPU median {1000 * statistics.median(passes):.1f} ms")
+        if played:
+            print(
+                f"per turn: {1000 * cpu / played:.2f} ms CPU ({1000 * wall / played:.2f} ms"
+                f" wall), {queries / played:.2f} queries,"
+                f" bots {1000 * bot_seconds / played:.2f} ms CPU"
+            )
+            if backends_start is not None and backends_end is not None:
+                server = backends_end - backends_start
+                print(f"PostgreSQL backends: {1000 * server / played:.2f} ms CPU per turn")
+            print(f"pass CPU median {1000 * statistics.median(passes):.1f} ms")
         if profiler is not None:
             profiler.dump_stats(str(args.profile))
             print(f"profile: {args.profile}")
+        if args.idle_passes:
+            Match.objects.filter(pk__in=ids).update(deadline=timezone.now() + timedelta(days=1))
+            idle_passes(args.idle_passes, database if postgres else None)
+
+
+def idle_passes(count: int, database: str | None) -> None:
+    """Time ``count`` passes of the worker command's loop with nothing due, keeping
+    the database connection between passes and handing it back at each."""
+    from django.db import connection
+
+    from games.management.commands import run_worker
+    from games.worker.chores import Chores
+
+    command = run_worker.Command()
+    command.chores = Chores()
+    keep = run_worker._keep_connection
+    for label, kept in (("connection kept", True), ("connection handed back", False)):
+        run_worker._keep_connection = keep if kept else lambda: None  # type: ignore[assignment]
+        # A fresh connection is one a request would hand back (CONN_MAX_AGE 0).
+        connection.close()
+        try:
+            command._pass()
+            backends_start = backends_cpu(database) if database else None
+            cpu_start = time.process_time()
+            for _ in range(count):
+                command._pass()
+            cpu = time.process_time() - cpu_start
+            backends_end = backends_cpu(database) if database else None
+        finally:
+            run_worker._keep_connection = keep  # type: ignore[assignment]
+        line = f"idle pass, {label}: {1000 * cpu / count:.3f} ms CPU"
+        if backends_start is not None and backends_end is not None:
+            line += f", PostgreSQL backends {1000 * (backends_end - backends_start) / count:.3f} ms"
+        print(f"{line} ({count} passes)")
 
 
 if __name__ == "__main__":
