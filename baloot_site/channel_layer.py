@@ -12,10 +12,11 @@ This subclass adds two things the layer leaves out:
   raise, which ends the consumer waiting on it: its socket would close. Here
   it is logged and dropped, and the receive waits for the next message.
 - The layer hands each of a process's sockets in a group the same published
-  bytes, and each socket's ``receive`` decrypts and unpacks them again
-  (17 µs a message: 1.7 ms a push for a match with 100 sockets in the
-  process). The last message decoded is kept and handed out again, as a
-  copy, for the same bytes.
+  bytes, and each socket's ``receive`` decrypts and unpacks them again,
+  which a match with many sockets in the process pays once per socket
+  (measured in docs/performance.md, ``bench/push_bench.py --sockets 100``).
+  The last message decoded is kept and handed out again, as a copy, for
+  the same bytes.
 """
 
 from __future__ import annotations

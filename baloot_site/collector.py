@@ -4,9 +4,10 @@ A server process keeps a large, long-lived heap (Django and its templates,
 each watched match's reading and pictures, the parts kept for reuse) and
 allocates fast while it draws. With the collector's defaults (a young
 collection every 700 allocations, a full one whenever the long-lived
-objects grew by a quarter) a daphne process at 200 moves a second paused
-for 10 to 320 ms about once a second, every socket of the process waiting:
-2.8 s of pauses in a 45 s run, the main source of its slowest pushes.
+objects grew by a quarter) a busy daphne process paused often and for long,
+every socket of the process waiting: the main source of its slowest pushes
+(measured in docs/performance.md, ``bench/live_bench.py --gc-pauses DIR
+--gc-defaults``).
 
 ``tune_for_server`` (called once the process has loaded everything it
 needs) moves what exists then into the permanent generation, which

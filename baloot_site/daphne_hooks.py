@@ -4,9 +4,10 @@ before it is read, and the access log hides invite tokens.
 daphne (through Twisted's HTTP server) reads a request's whole body before
 it calls the application, spooling it to a temporary file, then puts all of
 it in the application's queue at once: an ASGI guard sees the request only
-after that. Without a proxy in front, a 200 MB anonymous POST grew the
-process by 200 MB (78 to 280 MB resident) before ``baloot_site.guards.BodyLimit``
-could refuse it. ``BoundedRequest`` answers 413 and closes the connection as soon
+after that. Without a proxy in front, an oversized anonymous POST grew the
+process by its whole size before ``baloot_site.guards.BodyLimit`` could
+refuse it (measured in docs/performance.md, ``bench/body_bench.py``).
+``BoundedRequest`` answers 413 and closes the connection as soon
 as the headers announce a body over ``settings.REQUEST_BODY_LIMIT``, before
 a byte of it is read, and a body without a length (chunked) as soon as what
 arrived passes the limit. A body within the limit is read as before.

@@ -302,8 +302,9 @@ def channel_layers(env: Mapping[str, str]) -> dict[str, Any]:
 
     Why pub/sub: channels_redis's core layer writes a group message once per
     member channel, into one Redis list per server process, and each process
-    pops one message per Redis round trip. At a few hundred tables its
-    queue grew by tens of messages a second and pushes waited seconds.
+    pops one message per Redis round trip: at a few hundred tables its
+    queue only grew, and pushes waited behind it (measured in
+    docs/performance.md, ``bench/live_bench.py --stack production``).
     The pub/sub layer publishes a group message once; Redis hands it to each
     process subscribed to the group, which puts it in the queue of each of
     its own members, in memory. A membership is a subscription of the

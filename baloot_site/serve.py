@@ -7,9 +7,9 @@ before daphne reads it, the access log hides invite tokens
 is uvloop's (libuv, written in C) rather than asyncio's selector loop,
 written in Python. A server process spends a good part of each push in that
 loop: waking the consumers of a match's sockets, handing each frame to its
-connection, polling the sockets. On the production stack, interleaved runs
-of ``bench/live_bench.py`` (200 tables, bots waiting 0.8 s) measured daphne's
-processor time per action at 4.3-4.7 ms with it against 4.8-5.1 ms without.
+connection, polling the sockets. What uvloop saves daphne per action is
+measured in docs/performance.md (``bench/live_bench.py --stack production
+--tables 200 --bot-delay 0.8``).
 
 daphne makes its loop when ``daphne.server`` is first imported, so the
 loop's policy is set before that import. Twisted's asyncio reactor takes

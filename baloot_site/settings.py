@@ -20,7 +20,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 DEBUG = environment.flag(os.environ, "DJANGO_DEBUG", default=False)
 SECRET_KEY = environment.secret_key(os.environ, DEBUG, BASE_DIR / ".django_secret_key")
 # Key rotation: the previous keys, still accepted for sessions and signatures
-# made with them until they expire (README, "Rotating the secret key").
+# made with them until they expire (README, "Configuration": DJANGO_SECRET_KEY_FALLBACKS).
 SECRET_KEY_FALLBACKS = environment.secret_key_fallbacks(os.environ)
 ALLOWED_HOSTS = environment.word_list(
     os.environ, "DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"]
@@ -122,7 +122,8 @@ WORKER_INTERVAL = environment.seconds(os.environ, "WORKER_INTERVAL", 5.0)
 WORKER_NICENESS = environment.niceness(os.environ, "WORKER_NICENESS", 10)
 # ...and, where the system has it, under its idle scheduling policy: a server
 # process that wakes takes the processor from the worker at once, which a
-# niceness alone does not do (run_worker.py says what was measured).
+# niceness alone does not do (games/worker/priority.py; measured in
+# docs/performance.md, bench/live_bench.py).
 WORKER_IDLE = environment.flag(os.environ, "WORKER_IDLE", default=True)
 # The time a bot may think about one decision (the strong bot searches until
 # then; the others answer at once).

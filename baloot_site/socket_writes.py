@@ -13,13 +13,8 @@ holds straight after each message it sends. A socket that cannot take it
 all keeps the rest, which Twisted writes when the socket is ready, as it
 would have; an error is left for Twisted to find there as well.
 
-Measured on 2 cores with 200 bot tables (``bench/live_bench.py --stack
-production``), with the worker under the idle scheduling policy in both:
-push p99 72-99 ms and p50 8-10 ms in three runs, against 93-291 ms and
-10-15 ms without, the runs alternated. Against the code before this and the
-worker's idle policy, later and on a slower machine, p50 stayed lower in
-every run (10-17 ms against 18-25) while p99 no longer differed beyond the
-machine's noise.
+What this was measured to change is in docs/performance.md ("Frames
+written as they are sent", ``bench/live_bench.py --stack production``).
 """
 
 from __future__ import annotations

@@ -44,8 +44,9 @@ def _keep_connection() -> None:
     an ASGI request runs in a thread of its own, and PostgreSQL's pool keeps
     them). The worker is one thread making a pass every turn or two: handing
     the connection back to the pool at each pass and taking it again, with
-    the pool's check, made a pass with nothing due cost 0.4 ms of the
-    worker's CPU and 0.35 ms of PostgreSQL's instead of 0.25 and 0.2.
+    the pool's check, made a pass with nothing due dearer for the worker
+    and for PostgreSQL alike (measured in docs/performance.md,
+    ``bench/worker_bench.py --idle-passes``).
     ``close_old_connections`` still drops a connection left broken or
     inside a transaction.
     """
