@@ -11,7 +11,7 @@ from typing import Any
 
 from .cards import SUITS, Suit, suit_of
 from .errors import InvalidBid, InvalidRedeal
-from .state import ASHKAL_REPLY, HOKUM_CHOICE, HOKUM_REPLY, OPEN, Contract, Phase, State
+from .state import ASHKAL_REPLY, HOKUM_CHOICE, HOKUM_REPLY, OPEN, Contract, Draft, Phase, State
 
 # D7: a hand whose first five cards are all 7, 8 or 9 is worth nothing.
 ZERO_POINT_MASK = 0x07070707
@@ -78,8 +78,8 @@ def forced(st: State) -> dict[str, Any]:
     return {"seat": seat, "bid": "confirm", "trump": SUITS[trump], "auto": True}
 
 
-def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
-    """Applies a bid or a redeal request to ``st`` (a fresh copy).
+def step(st: Draft, seat: int, verb: str, action: dict[str, Any]) -> None:
+    """Applies a bid or a redeal request to ``st`` (a Draft).
 
     Raises InvalidRedeal or InvalidBid.
     """
@@ -140,8 +140,8 @@ def _check_choice(st: State, bid: str, action: dict[str, Any]) -> int:
     return CONFIRM_TRUMP + trump
 
 
-def do(st: State, seat: int, move: int) -> None:
-    """Applies a compact bid that ``moves`` offered to ``st`` (a fresh copy),
+def do(st: Draft, seat: int, move: int) -> None:
+    """Applies a compact bid that ``moves`` offered to ``st`` (a Draft),
     checking nothing."""
     if move == REDEAL:
         st.redeal_seat = seat
@@ -190,7 +190,7 @@ def do(st: State, seat: int, move: int) -> None:
         st.outcome = "all_passed"
 
 
-def finish(st: State, kind: str, trump: int, bidder: int, taker: int) -> None:
+def finish(st: Draft, kind: str, trump: int, bidder: int, taker: int) -> None:
     """Settles the contract, deals the remaining cards (D5) and moves on."""
     st.contract = Contract(kind, trump, bidder, taker, st.bid_round)
     deck = st.deck
@@ -221,7 +221,7 @@ def finish(st: State, kind: str, trump: int, bidder: int, taker: int) -> None:
         start_declaring(st)
 
 
-def start_declaring(st: State) -> None:
+def start_declaring(st: Draft) -> None:
     """D18: every seat declares once, in turn order from P1."""
     st.phase = Phase.DECLARING
     st.pending = ()

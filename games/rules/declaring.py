@@ -19,7 +19,7 @@ from .projects import (
     describe,
     holds_project,
 )
-from .state import Phase, State
+from .state import Draft, Phase, State
 
 
 def legal(st: State) -> list[dict[str, Any]]:
@@ -69,8 +69,8 @@ def parse(items: list[dict[str, Any]]) -> list[Project]:
     return [(item["project"], tuple(sorted(CARD_OF[c] for c in item["cards"]))) for item in items]
 
 
-def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
-    """Records one seat's declaration in ``st`` (a fresh copy); raises InvalidDeclaration."""
+def step(st: Draft, seat: int, verb: str, action: dict[str, Any]) -> None:
+    """Records one seat's declaration in ``st`` (a Draft); raises InvalidDeclaration."""
     assert st.contract is not None
     projects = parse(action["declare"])
     if any(len(cards) == 0 for _, cards in projects):
@@ -79,13 +79,13 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     _declare(st, seat, projects)
 
 
-def do(st: State, seat: int, move: int) -> None:
-    """Applies a compact declaration that ``moves`` offered to ``st`` (a fresh
-    copy), checking nothing."""
+def do(st: Draft, seat: int, move: int) -> None:
+    """Applies a compact declaration that ``moves`` offered to ``st`` (a
+    Draft), checking nothing."""
     _declare(st, seat, _option(st, move))
 
 
-def _declare(st: State, seat: int, projects: list[Project]) -> None:
+def _declare(st: Draft, seat: int, projects: list[Project]) -> None:
     declared = list(st.declared)
     declared[seat - 1] = tuple(projects)
     st.declared = tuple(declared)

@@ -11,7 +11,7 @@ from typing import Any
 
 from .bidding import start_declaring
 from .errors import InvalidDouble
-from .state import Phase, State
+from .state import Draft, Phase, State
 
 CALL_AT_STEP = ("double", "triple", "four", "gahwa")
 # The compact form of a call (``engine.legal_moves``): PASS, or 1 + the index
@@ -50,8 +50,8 @@ def forced(st: State) -> dict[str, Any]:
     return {"seat": st.turn, "double": "pass", "auto": True}
 
 
-def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
-    """Applies a call or a pass to ``st`` (a fresh copy); raises InvalidDouble."""
+def step(st: Draft, seat: int, verb: str, action: dict[str, Any]) -> None:
+    """Applies a call or a pass to ``st`` (a Draft); raises InvalidDouble."""
     contract = st.contract
     assert contract is not None
     call = action["double"]
@@ -73,8 +73,8 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     do(st, seat, move)
 
 
-def do(st: State, seat: int, move: int) -> None:
-    """Applies a compact call that ``moves`` offered to ``st`` (a fresh copy),
+def do(st: Draft, seat: int, move: int) -> None:
+    """Applies a compact call that ``moves`` offered to ``st`` (a Draft),
     checking nothing."""
     contract = st.contract
     assert contract is not None

@@ -9,8 +9,11 @@ meaning depends on the phase (a card int for a play, an index for a
 declaration list...): ``legal_moves`` lists them and ``apply_move`` applies
 one without checking it again, for callers that choose among the legal
 actions (bots, searches, benchmarks). Notation dicts are built only at this
-edge (``action_of``). ``replay`` folds on one private working state instead
-of copying it for every action.
+edge (``action_of``).
+
+A State never changes: each entry point builds the next one as a ``Draft``
+of the state it was given, writes the action into it and freezes it.
+``replay`` folds every action on one Draft instead of one per action.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from .actions import check_shape, strip
 from .cards import CARD_OF
 from .errors import IllegalAction, InvalidAuto, InvalidDeck, NotYourTurn, WrongPhase
 from .scoring import end_deal
-from .state import MODES, OPEN, Phase, State
+from .state import MODES, OPEN, Draft, Phase, State
 
 _PLAYING = Phase.PLAYING
 _PHASE_OF_VERB = {
@@ -57,7 +60,7 @@ def new_match(mode: str = "classic", dealer: int = 4) -> State:
         raise ValueError(f"unknown mode {mode!r}")
     if dealer not in (1, 2, 3, 4):
         raise ValueError(f"dealer must be a seat from 1 to 4, not {dealer!r}")
-    st = State.blank()
+    st = Draft.blank()
     st.mode = mode
     st.phase = Phase.DEALING
     st.score_a = st.score_b = MODES[mode]
@@ -66,10 +69,10 @@ def new_match(mode: str = "classic", dealer: int = 4) -> State:
     st.next_dealer = dealer
     _clear_deal(st)
     st.dealer = 0
-    return st
+    return st.freeze()
 
 
-def _clear_deal(st: State) -> None:
+def _clear_deal(st: Draft) -> None:
     setup = st.own_setup()
     setup.deck = ()
     setup.dealt = (0, 0, 0, 0)
@@ -127,7 +130,7 @@ def start_deal(state: State, deck: Sequence[str]) -> State:
     if state.phase not in (Phase.DEALING, Phase.ROUND_OVER):
         raise WrongPhase("A new deal starts only when the previous one is over")
     cards = parse_deck(deck)
-    st = state.copy()
+    st = Draft.of(state)
     _clear_deal(st)
     setup = st.own_setup()
     dealer = setup.dealer = setup.next_dealer
@@ -142,7 +145,7 @@ def start_deal(state: State, deck: Sequence[str]) -> State:
     setup.faceup = cards[20]
     st.phase = Phase.BIDDING
     st.turn = dealer % 4 + 1
-    return st
+    return st.freeze()
 
 
 def _deal_slots(dealer: int) -> tuple[tuple[int, int, int, int, int], ...]:
@@ -206,12 +209,12 @@ def apply_move(state: State, move: int) -> State:
         raise WrongPhase("Nobody is to act")
     seat = state.turn
     record = module.action(state, move)
-    st = state.copy()
+    st = Draft.of(state)
     module.do(st, seat, move)
     st.deal_actions = (*state.deal_actions, record)
     if st.outcome is not None:
         end_deal(st)
-    return st
+    return st.freeze()
 
 
 def forced_action(state: State) -> dict[str, Any]:
@@ -244,15 +247,15 @@ def apply_trusted(state: State, action: Mapping[str, Any]) -> State:
 
 
 def _apply(state: State, action: Mapping[str, Any], verb: str) -> State:
-    st = state.copy()
+    st = Draft.of(state)
     advance(st, action, verb)
-    return st
+    return st.freeze()
 
 
-def advance(st: State, action: Mapping[str, Any], verb: str) -> None:
-    """Applies a well-formed action with verb ``verb`` to ``st`` itself.
+def advance(st: Draft, action: Mapping[str, Any], verb: str) -> None:
+    """Applies a well-formed action with verb ``verb`` to the Draft ``st``.
 
-    For folds that own their working state (``replay``, the notation reader):
+    For folds that own their working Draft (``replay``, the notation reader):
     after an error ``st`` is half changed and must be dropped. Raises what
     ``apply`` raises but MalformedAction.
     """
@@ -292,10 +295,10 @@ def replay(state: State, actions: Sequence[Mapping[str, Any]]) -> State:
     """Folds ``apply`` over ``actions``; raises at the first illegal one."""
     if not actions:
         return state
-    st = state.copy()
+    st = Draft.of(state)
     for action in actions:
         advance(st, action, check_shape(action))
-    return st
+    return st.freeze()
 
 
 def verb_of(action: Mapping[str, Any]) -> str:

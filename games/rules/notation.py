@@ -15,7 +15,7 @@ from typing import Any
 from .actions import check_shape
 from .engine import advance, legal_actions, new_match, parse_deck, start_deal, verb_of
 from .errors import IllegalAction
-from .state import MODES, Phase, State
+from .state import MODES, Draft, Phase, State
 
 NOTATION = "baloot/1"
 _DOC_KEYS = ("notation", "mode", "players", "rounds")
@@ -188,14 +188,14 @@ def replay_document(doc: Document, allow_unfinished: bool = False) -> State:
             raise NotationError(
                 number, 0, "The dealer of this round must be seat %(seat)s", seat=state.next_dealer
             )
-        # start_deal returns a fresh state that nothing else holds, so the
-        # deal's actions are folded on it in place (no copy per action).
-        state = start_deal(state, record.deck)
+        # The deal's actions are folded on one Draft (no new State per action).
+        draft = Draft.of(start_deal(state, record.deck))
         for index, action in enumerate(record.actions, 1):
             try:
-                advance(state, action, verb_of(action))
+                advance(draft, action, verb_of(action))
             except IllegalAction as exc:
                 raise NotationError(number, index, exc.template, **exc.params) from None
+        state = draft.freeze()
         if state.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             if allow_unfinished and number == last:
                 break

@@ -28,7 +28,7 @@ from .errors import (
 )
 from .sawa import can_claim
 from .scoring import LAST_TRICK_BONUS, end_deal
-from .state import Play, State, Trick, team_index
+from .state import Draft, Play, State, Trick, team_index
 
 BALOOT_RANKS = (Rank.QUEEN, Rank.KING)
 
@@ -208,8 +208,8 @@ def forced(st: State) -> dict[str, Any]:
     return {"seat": seat, "play": CARD_STR[card], "auto": True}
 
 
-def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
-    """Plays a card or claims Sawa in ``st`` (a fresh copy).
+def step(st: Draft, seat: int, verb: str, action: dict[str, Any]) -> None:
+    """Plays a card or claims Sawa in ``st`` (a Draft).
 
     Raises CardNotInHand, MustFollowSuit, MustTrump, LockedLead, InvalidBaloot
     or InvalidSawa.
@@ -243,8 +243,8 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     _play(st, seat, card)
 
 
-def do(st: State, seat: int, move: int) -> None:
-    """Applies a compact play that ``moves`` offered to ``st`` (a fresh copy),
+def do(st: Draft, seat: int, move: int) -> None:
+    """Applies a compact play that ``moves`` offered to ``st`` (a Draft),
     checking nothing."""
     if move == SAWA:
         _claim(st, seat)
@@ -255,7 +255,7 @@ def do(st: State, seat: int, move: int) -> None:
     _play(st, seat, move)
 
 
-def _play(st: State, seat: int, card: int) -> None:
+def _play(st: Draft, seat: int, card: int) -> None:
     """Moves a playable card from the seat's hand to the trick, closing the
     trick (D2) and the deal when it is complete."""
     hands = st.hands
@@ -275,7 +275,7 @@ def _play(st: State, seat: int, card: int) -> None:
         _close_trick(st, (*trick, (seat, card)))
 
 
-def _close_trick(st: State, plays: tuple[Play, ...]) -> None:
+def _close_trick(st: Draft, plays: tuple[Play, ...]) -> None:
     """Scores a trick of four plays (D1, D2) and hands the lead to its winner;
     the eighth trick ends the deal."""
     contract = st.contract
@@ -301,7 +301,7 @@ def play_card(state: State, card: int) -> State:
     built straight from ``state`` (the most common action, so each field is
     written once instead of copied, then changed), the deal scored if it ends."""
     seat: int = state.turn  # type: ignore[assignment]  # someone is always to play
-    new = _blank(State)
+    new = _blank(Draft)
     hands = state.hands
     if seat == 1:
         new.hands = (hands[0] & ~(1 << card), hands[1], hands[2], hands[3])
@@ -312,7 +312,7 @@ def play_card(state: State, card: int) -> State:
     else:
         new.hands = (hands[0], hands[1], hands[2], hands[3] & ~(1 << card))
     new.deal_actions = (*state.deal_actions, {"seat": seat, "play": CARD_STR[card]})
-    # What card play never changes (State.copy's other fields).
+    # What card play never changes (Draft.of's other fields).
     new.phase = state.phase
     new.contract = state.contract
     new.lock = state.lock
@@ -326,7 +326,6 @@ def play_card(state: State, card: int) -> State:
     new.pending = state.pending
     new.outcome = state.outcome
     new._setup = state._setup
-    new._own = state._own = False
     trick = state.trick
     if len(trick) < 3:
         new.trick = (*trick, (seat, card))
@@ -334,14 +333,18 @@ def play_card(state: State, card: int) -> State:
         new.leader = state.leader
         new.tricks = state.tricks
         new.points = state.points
+        # Draft.freeze without its setup check: nothing above writes the setup.
+        new.__class__ = State  # type: ignore[assignment]  # Draft.freeze, see above
         return new
     new.tricks = state.tricks
     new.points = state.points
     new.leader = state.leader
     _close_trick(new, (*trick, (seat, card)))
-    if new.outcome is not None:
-        end_deal(new)
-    return new
+    if new.outcome is None:
+        new.__class__ = State  # type: ignore[assignment]  # as above
+        return new
+    end_deal(new)
+    return new.freeze()
 
 
 _blank = object.__new__
@@ -363,7 +366,7 @@ def _explain_unplayable(st: State, hand: int) -> None:
     )
 
 
-def _claim(st: State, seat: int) -> None:
+def _claim(st: Draft, seat: int) -> None:
     """D26: the claimer's team takes every remaining card and the last trick."""
     trump = st.trump
     remaining = sum(card_points(card, trump) for hand in st.hands for card in cards_of(hand))

@@ -12,7 +12,7 @@ from typing import Any
 
 from .cards import SUITS
 from .projects import VALUES
-from .state import TARGET, Phase, RoundResult, State, team_index
+from .state import TARGET, Draft, Phase, RoundResult, team_index
 
 SWEEP_BONUS = 90  # D21, D25
 LAST_TRICK_BONUS = 10  # D1, D21
@@ -37,8 +37,8 @@ def convert(total: int, sun: bool) -> int:
     return (total + 5) // 10
 
 
-def end_deal(st: State) -> None:
-    """Scores the finished deal in ``st`` (a fresh copy) and moves the match on."""
+def end_deal(st: Draft) -> None:
+    """Scores the finished deal in ``st`` (a Draft) and moves the match on."""
     outcome = st.outcome
     if outcome in ("redeal", "all_passed"):
         _record(
@@ -107,7 +107,7 @@ def game_points(
     return deal_winner, points
 
 
-def _score_played(st: State) -> None:
+def _score_played(st: Draft) -> None:
     contract = st.contract
     assert contract is not None
     sun = contract.sun
@@ -193,7 +193,7 @@ def _score_played(st: State) -> None:
     _record(st, result, winner)
 
 
-def _record(st: State, result: RoundResult, winner: str | None) -> None:
+def _record(st: Draft, result: RoundResult, winner: str | None) -> None:
     setup = st.own_setup()
     setup.results = (*setup.results, result)
     setup.winner = winner
