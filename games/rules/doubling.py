@@ -34,7 +34,7 @@ def action(st: State, move: int) -> dict[str, Any]:
     assert st.contract is not None
     if move == PASS:
         return {"seat": st.turn, "double": "pass"}
-    call = CALL_AT_STEP[(move & 7) - 1]
+    call = CALL_AT_STEP[(move & ~LOCKED) - 1]
     if st.contract.sun or call == "gahwa":
         return {"seat": st.turn, "double": call}
     return {"seat": st.turn, "double": call, "lock": bool(move & LOCKED)}

@@ -9,6 +9,8 @@ from .cards import (
     CARD_STR,
     SUIT_MASKS,
     SUIT_NAMES,
+    SUIT_OF,
+    SUIT_SHIFT,
     Rank,
     card_at,
     card_points,
@@ -108,12 +110,12 @@ def moves(st: State) -> list[int]:
     baloot = trump >= 0 and st.baloot_ok >> seat & 1 and not st.baloot_done >> seat & 1
     trick = st.trick
     if trick:
-        led = trick[0][1] >> 3
-        pattern = hand >> (led << 3) & 0xFF
+        led = SUIT_OF[trick[0][1]]
+        pattern = hand >> SUIT_SHIFT[led] & 0xFF
         if pattern:
             return list((_CARDS_BALOOT if baloot and led == trump else _CARDS)[led][pattern])
         if trump >= 0:
-            pattern = hand >> (trump << 3) & 0xFF
+            pattern = hand >> SUIT_SHIFT[trump] & 0xFF
             if pattern:
                 return list((_CARDS_BALOOT if baloot else _CARDS)[trump][pattern])
         return _all_cards(hand, trump if baloot else -1)
@@ -130,7 +132,7 @@ def _all_cards(hand: int, baloot_suit: int) -> list[int]:
     """The compact moves of every card of ``hand``, with Baloot forms in ``baloot_suit``."""
     out: list[int] = []
     for suit in (0, 1, 2, 3):
-        pattern = hand >> (suit << 3) & 0xFF
+        pattern = hand >> SUIT_SHIFT[suit] & 0xFF
         if pattern:
             out += (_CARDS_BALOOT if suit == baloot_suit else _CARDS)[suit][pattern]
     return out
@@ -177,7 +179,7 @@ def action(st: State, move: int) -> dict[str, Any]:
     if move == SAWA:
         return {"seat": st.turn, "sawa": True}
     if move & BALOOT:
-        return {"seat": st.turn, "play": CARD_STR[move & 31], "baloot": True}
+        return {"seat": st.turn, "play": CARD_STR[move & ~BALOOT], "baloot": True}
     return {"seat": st.turn, "play": CARD_STR[move]}
 
 
@@ -189,7 +191,7 @@ def legal(st: State) -> list[dict[str, Any]]:
         if move == SAWA:
             out.append({"seat": seat, "sawa": True})
         elif move & BALOOT:
-            out.append({"seat": seat, "play": CARD_STR[move & 31], "baloot": True})
+            out.append({"seat": seat, "play": CARD_STR[move & ~BALOOT], "baloot": True})
         else:
             out.append({"seat": seat, "play": CARD_STR[move]})
     return out
@@ -230,7 +232,7 @@ def step(st: Draft, seat: int, verb: str, action: dict[str, Any]) -> None:
     trick = st.trick
     # Following the led suit, or leading in an open game, is always allowed;
     # anything else asks D3/D4 in full.
-    checked = card >> 3 != trick[0][1] >> 3 if trick else st.lock
+    checked = SUIT_OF[card] != SUIT_OF[trick[0][1]] if trick else st.lock
     if checked and not playable(st, seat) >> card & 1:
         _explain_unplayable(st, hand)
     if action.get("baloot"):
@@ -251,7 +253,7 @@ def do(st: Draft, seat: int, move: int) -> None:
         return
     if move & BALOOT:
         st.baloot_done |= 1 << seat
-        move &= 31
+        move &= ~BALOOT
     _play(st, seat, move)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from .cards import CARD_STR, SUIT_MASKS, Rank, card_at, rank_of, suit_of, suit_pattern
+from .cards import CARD_STR, SUIT_MASKS, SUIT_SHIFT, Rank, card_at, rank_of, suit_of, suit_pattern
 from .errors import InvalidDeclaration
 
 Project = tuple[str, tuple[int, ...]]
@@ -55,7 +55,7 @@ def candidates(hand: int, sun: bool) -> list[Project]:
         return []
     found: list[Project] = []
     for suit in (0, 1, 2, 3):
-        pattern = hand >> (suit << 3) & 0xFF
+        pattern = hand >> SUIT_SHIFT[suit] & 0xFF
         if pattern:
             found += _RUNS[suit][pattern]
     for rank, mask in zip(_FOUR_RANKS, _FOUR_MASKS, strict=True):
@@ -101,7 +101,7 @@ _ACES = ("hundred", "four_hundred")
 # The runs of one suit's 8-bit pattern, as scan_candidates lists them, by
 # suit and pattern (four of a kind never comes from one suit, so ``sun`` is moot).
 _RUNS = tuple(
-    tuple(tuple(scan_candidates(pattern << (8 * suit), False)) for pattern in range(256))
+    tuple(tuple(scan_candidates(pattern << SUIT_SHIFT[suit], False)) for pattern in range(256))
     for suit in range(4)
 )
 

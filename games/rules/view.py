@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CARD_STR, cards_of, sort_hand, strength
+from .cards import CARD_STR, cards_of, sort_hand, strength, suit_of
 from .engine import legal_actions
 from .projects import describe
 from .state import TEAMS, Phase, State, Trick, team_index
@@ -161,10 +161,10 @@ def _redeal(state: State) -> dict[str, Any]:
 
 def _winning(trick: tuple[tuple[int, int], ...], trump: int) -> int:
     """The seat whose card wins ``trick`` so far (D2): the highest trump, else of the led suit."""
-    led = trick[0][1] >> 3
+    led = suit_of(trick[0][1])
     best_seat, best = trick[0][0], (False, -1)
     for seat, card in trick:
-        suit = card >> 3
+        suit = suit_of(card)
         if suit != trump and suit != led:
             continue
         power = (suit == trump, strength(card, trump))
