@@ -7,10 +7,9 @@ being asked, in turn order after the last caller.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .bidding import start_declaring
 from .errors import InvalidDouble
+from .shapes import Action
 from .state import Draft, Phase, State
 
 CALL_AT_STEP = ("double", "triple", "four", "gahwa")
@@ -29,28 +28,31 @@ def moves(st: State) -> list[int]:
     return [PASS, call, call | LOCKED]
 
 
-def action(st: State, move: int) -> dict[str, Any]:
+def action(st: State, move: int) -> Action:
     """The notation form of a compact call by the seat being asked."""
+    seat = st.turn
+    assert seat is not None
     assert st.contract is not None
     if move == PASS:
-        return {"seat": st.turn, "double": "pass"}
+        return {"seat": seat, "double": "pass"}
     call = CALL_AT_STEP[(move & ~LOCKED) - 1]
     if st.contract.sun or call == "gahwa":
-        return {"seat": st.turn, "double": call}
-    return {"seat": st.turn, "double": call, "lock": bool(move & LOCKED)}
+        return {"seat": seat, "double": call}
+    return {"seat": seat, "double": call, "lock": bool(move & LOCKED)}
 
 
-def legal(st: State) -> list[dict[str, Any]]:
+def legal(st: State) -> list[Action]:
     """The calls open to the seat being asked."""
     return [action(st, move) for move in moves(st)]
 
 
-def forced(st: State) -> dict[str, Any]:
+def forced(st: State) -> Action:
     """D17: a multiplier decision that times out is a Pass."""
+    assert st.turn is not None
     return {"seat": st.turn, "double": "pass", "auto": True}
 
 
-def step(st: Draft, seat: int, verb: str, action: dict[str, Any]) -> None:
+def step(st: Draft, seat: int, verb: str, action: Action) -> None:
     """Applies a call or a pass to ``st`` (a Draft); raises InvalidDouble."""
     contract = st.contract
     assert contract is not None

@@ -18,17 +18,22 @@ of the state it was given, writes the action into it and freezes it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
 
 from . import bidding, declaring, doubling, playing
 from .actions import check_shape, strip
 from .cards import CARD_OF
 from .errors import IllegalAction, InvalidAuto, InvalidDeck, NotYourTurn, WrongPhase
 from .scoring import end_deal
+from .shapes import Action
 from .state import MODES, OPEN, Draft, Phase, State
 
 _PLAYING = Phase.PLAYING
+# The copy kept in the log of an action whose shape is checked (by
+# check_shape, or before it was logged): a plain dict() at run time, so no
+# call is added per action, and an Action to the type checker.
+_record_of = cast(Callable[[Mapping[str, Any]], Action], dict)
 _PHASE_OF_VERB = {
     "bid": Phase.BIDDING,
     "redeal": Phase.BIDDING,
@@ -165,7 +170,11 @@ _DEAL_SLOTS = tuple(_deal_slots(dealer) for dealer in range(5))
 
 def legal_actions(state: State) -> list[dict[str, Any]]:
     """Every legal action of the seat to act, in notation form; never raises
-    (no actions when nobody is to act)."""
+    (no actions when nobody is to act).
+
+    Each is an ``Action`` (``shapes.py``), typed here as the plain dict the
+    site's callers hold and change (a TypedDict is not one, to the type checker).
+    """
     module = _MODULES.get(state.phase)
     actions: list[dict[str, Any]] = module.legal(state) if module else []
     return actions
@@ -181,7 +190,7 @@ def legal_moves(state: State) -> list[int]:
     return moves
 
 
-def action_of(state: State, move: int) -> dict[str, Any]:
+def action_of(state: State, move: int) -> Action:
     """The notation action a compact move of ``legal_moves(state)`` stands for.
 
     Raises WrongPhase when nobody is to act; a move that is not legal may give
@@ -190,7 +199,7 @@ def action_of(state: State, move: int) -> dict[str, Any]:
     module = _MODULES.get(state.phase)
     if module is None:
         raise WrongPhase("Nobody is to act")
-    action: dict[str, Any] = module.action(state, move)
+    action: Action = module.action(state, move)
     return action
 
 
@@ -219,7 +228,8 @@ def apply_move(state: State, move: int) -> State:
 
 def forced_action(state: State) -> dict[str, Any]:
     """D17: the action a timer forces now, marked ``auto``; raises WrongPhase
-    when nobody is to act."""
+    when nobody is to act. An ``Action``, typed as a plain dict like
+    ``legal_actions``."""
     module = _MODULES.get(state.phase)
     if module is None:
         raise WrongPhase("Nobody is to act")
@@ -264,7 +274,7 @@ def advance(st: Draft, action: Mapping[str, Any], verb: str) -> None:
         # The most common action, without the generic dispatch.
         if action["seat"] != st.turn:
             raise NotYourTurn("It is not your turn")
-        record = dict(action)
+        record = _record_of(action)
         playing.step(st, action["seat"], verb, record)
         st.deal_actions = (*st.deal_actions, record)
         if st.outcome is not None:
@@ -284,7 +294,7 @@ def advance(st: Draft, action: Mapping[str, Any], verb: str) -> None:
         expected = strip(module.forced(st))
         if strip(action) != expected:
             raise InvalidAuto("A timed-out decision must be the forced choice")
-    record = dict(action)
+    record = _record_of(action)
     module.step(st, seat, verb, record)
     st.deal_actions = (*st.deal_actions, record)
     if st.outcome is not None:

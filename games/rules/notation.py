@@ -15,6 +15,7 @@ from typing import Any
 from .actions import check_shape
 from .engine import advance, legal_actions, new_match, parse_deck, start_deal, verb_of
 from .errors import IllegalAction
+from .shapes import ErrorReport, LegalReport, ScoreReport
 from .state import MODES, Draft, Phase, State
 
 NOTATION = "baloot/1"
@@ -58,7 +59,7 @@ class NotationError(ValueError):
         self.template = message
         self.params = params
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ErrorReport:
         return {"error": {"round": self.round, "action": self.action, "message": self.message}}
 
 
@@ -77,7 +78,7 @@ class Document:
     """A whole match as the notation stores it."""
 
     mode: str = "classic"
-    players: dict[str, Any] | None = None
+    players: dict[str, str] | None = None  # seat "1" to "4": name
     rounds: list[RoundRecord] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -203,7 +204,7 @@ def replay_document(doc: Document, allow_unfinished: bool = False) -> State:
     return state
 
 
-def score_document(doc: Document) -> dict[str, Any]:
+def score_document(doc: Document) -> ScoreReport:
     """The ``score`` command's result; raises NotationError."""
     state = replay_document(doc)
     return {
@@ -213,7 +214,7 @@ def score_document(doc: Document) -> dict[str, Any]:
     }
 
 
-def legal_document(doc: Document) -> dict[str, Any]:
+def legal_document(doc: Document) -> LegalReport:
     """The ``legal`` command's result; raises NotationError."""
     state = replay_document(doc, allow_unfinished=True)
     phase = state.phase

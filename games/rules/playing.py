@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .cards import (
     CARD_OF,
     CARD_STR,
@@ -30,6 +28,7 @@ from .errors import (
 )
 from .sawa import can_claim
 from .scoring import LAST_TRICK_BONUS, end_deal
+from .shapes import Action
 from .state import Draft, Play, State, Trick, team_index
 
 BALOOT_RANKS = (Rank.QUEEN, Rank.KING)
@@ -174,19 +173,22 @@ def _baloot_cards(st: State, seat: int) -> int:
     return 1 << card_at(contract.trump, Rank.KING) | 1 << card_at(contract.trump, Rank.QUEEN)
 
 
-def action(st: State, move: int) -> dict[str, Any]:
+def action(st: State, move: int) -> Action:
     """The notation form of a compact play by the seat to act."""
+    seat = st.turn
+    assert seat is not None
     if move == SAWA:
-        return {"seat": st.turn, "sawa": True}
+        return {"seat": seat, "sawa": True}
     if move & BALOOT:
-        return {"seat": st.turn, "play": CARD_STR[move & ~BALOOT], "baloot": True}
-    return {"seat": st.turn, "play": CARD_STR[move]}
+        return {"seat": seat, "play": CARD_STR[move & ~BALOOT], "baloot": True}
+    return {"seat": seat, "play": CARD_STR[move]}
 
 
-def legal(st: State) -> list[dict[str, Any]]:
+def legal(st: State) -> list[Action]:
     """Every card the seat to act may play, with Baloot and Sawa where valid."""
     seat = st.turn
-    out: list[dict[str, Any]] = []
+    assert seat is not None
+    out: list[Action] = []
     for move in moves(st):
         if move == SAWA:
             out.append({"seat": seat, "sawa": True})
@@ -197,7 +199,7 @@ def legal(st: State) -> list[dict[str, Any]]:
     return out
 
 
-def forced(st: State) -> dict[str, Any]:
+def forced(st: State) -> Action:
     """D17: the legal card with the fewest points, non-trump first, then the
     lowest in trick order, then suits S, H, D, C."""
     seat = st.turn
@@ -210,7 +212,7 @@ def forced(st: State) -> dict[str, Any]:
     return {"seat": seat, "play": CARD_STR[card], "auto": True}
 
 
-def step(st: Draft, seat: int, verb: str, action: dict[str, Any]) -> None:
+def step(st: Draft, seat: int, verb: str, action: Action) -> None:
     """Plays a card or claims Sawa in ``st`` (a Draft).
 
     Raises CardNotInHand, MustFollowSuit, MustTrump, LockedLead, InvalidBaloot

@@ -12,6 +12,7 @@ import itertools
 
 from .cards import CARD_STR, SUIT_MASKS, SUIT_SHIFT, Rank, card_at, rank_of, suit_of, suit_pattern
 from .errors import InvalidDeclaration
+from .shapes import ProjectItem
 
 Project = tuple[str, tuple[int, ...]]
 
@@ -274,7 +275,7 @@ def counting_team(
     return best_team
 
 
-def describe(project: Project) -> dict[str, object]:
+def describe(project: Project) -> ProjectItem:
     """The notation form of a project."""
     kind, cards = project
     return {"project": kind, "cards": [CARD_STR[c] for c in cards]}

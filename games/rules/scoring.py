@@ -8,10 +8,9 @@ apply, and the match ends at 152 (D27-D29).
 
 from __future__ import annotations
 
-from typing import Any
-
 from .cards import SUITS
 from .projects import VALUES
+from .shapes import ResultContract
 from .state import TARGET, Draft, Phase, RoundResult, team_index
 
 SWEEP_BONUS = 90  # D21, D25
@@ -144,7 +143,7 @@ def _score_played(st: Draft) -> None:
 
     score_a = st.score_a + points[0]
     score_b = st.score_b + points[1]
-    contract_json: dict[str, Any] = {
+    contract_json: ResultContract = {
         "type": contract.kind,
         "trump": SUITS[contract.trump] if contract.trump >= 0 else None,
         "bidder": contract.bidder,

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import FrozenInstanceError, dataclass, field
 from enum import Enum
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from .cards import SUITS
 from .projects import Project
+from .shapes import Action, ContractRecord, ResultContract, RoundJSON
 
 _T = TypeVar("_T")
 
@@ -72,7 +73,7 @@ class Contract:
         """Ashkal is played and scored exactly as Sun (D11)."""
         return self.kind != "hokum"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ContractRecord:
         return {
             "type": self.kind,
             "trump": SUITS[self.trump] if self.trump >= 0 else None,
@@ -88,7 +89,7 @@ class RoundResult:
 
     dealer: int
     outcome: str  # played, sawa, all_passed, redeal
-    contract: dict[str, Any] | None  # notation form: type, trump, bidder, ...
+    contract: ResultContract | None
     card_points: tuple[int, int]
     projects: tuple[tuple[tuple[int, str, int], ...], tuple[tuple[int, str, int], ...]]
     baloot: tuple[int, int]
@@ -99,8 +100,12 @@ class RoundResult:
     _explained: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        """The round object of ``python -m games.rules score`` (notation.md)."""
-        return {
+        """The round object of ``python -m games.rules score`` (notation.md).
+
+        A ``RoundJSON`` (``shapes.py``), typed as a plain dict for the site's
+        callers, which index its nested values freely.
+        """
+        shaped: RoundJSON = {
             "dealer": self.dealer,
             "outcome": self.outcome,
             "contract": self.contract,
@@ -113,6 +118,7 @@ class RoundResult:
             "points": {"A": self.points[0], "B": self.points[1]},
             "score": {"A": self.score[0], "B": self.score[1]},
         }
+        return cast("dict[str, Any]", shaped)
 
     def explain(self) -> dict[str, Any]:
         """``to_json`` plus the breakdown a result panel shows (rounding, defeat...).
@@ -122,8 +128,7 @@ class RoundResult:
         """
         explained = self._explained
         if explained is None:
-            explained = self.to_json()
-            explained.update(self.details)
+            explained = {**self.to_json(), **self.details}
             object.__setattr__(self, "_explained", explained)
         return dict(explained)
 
@@ -323,7 +328,7 @@ class State:
     bid_stage: int
     calls: tuple[tuple[int, str], ...]
     contract: Contract | None
-    deal_actions: tuple[dict[str, Any], ...]
+    deal_actions: tuple[Action, ...]
     declared: tuple[tuple[Project, ...] | None, ...]
     hands: tuple[int, int, int, int]
     leader: int
@@ -425,7 +430,7 @@ class Draft(State):
         bid_stage: int
         calls: tuple[tuple[int, str], ...]
         contract: Contract | None
-        deal_actions: tuple[dict[str, Any], ...]
+        deal_actions: tuple[Action, ...]
         declared: tuple[tuple[Project, ...] | None, ...]
         hands: tuple[int, int, int, int]
         leader: int
