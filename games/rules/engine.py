@@ -30,6 +30,7 @@ from .shapes import Action
 from .state import MODES, OPEN, Draft, Phase, State
 
 _PLAYING = Phase.PLAYING
+_draft_of = Draft.of
 # The copy kept in the log of an action whose shape is checked (by
 # check_shape, or before it was logged): a plain dict() at run time, so no
 # call is added per action, and an Action to the type checker.
@@ -132,10 +133,16 @@ def start_deal(state: State, deck: Sequence[str]) -> State:
     Raises WrongPhase while a deal is running or the match is over, and
     InvalidDeck for anything but 32 distinct cards.
     """
+    return deal_draft(state, deck).freeze()
+
+
+def deal_draft(state: State, deck: Sequence[str]) -> Draft:
+    """``start_deal`` as a Draft, for a fold over the deal's actions
+    (``advance``); raises what ``start_deal`` raises."""
     if state.phase not in (Phase.DEALING, Phase.ROUND_OVER):
         raise WrongPhase("A new deal starts only when the previous one is over")
     cards = parse_deck(deck)
-    st = Draft.of(state)
+    st = _draft_of(state)
     _clear_deal(st)
     setup = st.own_setup()
     dealer = setup.dealer = setup.next_dealer
@@ -150,7 +157,7 @@ def start_deal(state: State, deck: Sequence[str]) -> State:
     setup.faceup = cards[20]
     st.phase = Phase.BIDDING
     st.turn = dealer % 4 + 1
-    return st.freeze()
+    return st
 
 
 def _deal_slots(dealer: int) -> tuple[tuple[int, int, int, int, int], ...]:
@@ -218,7 +225,7 @@ def apply_move(state: State, move: int) -> State:
         raise WrongPhase("Nobody is to act")
     seat = state.turn
     record = module.action(state, move)
-    st = Draft.of(state)
+    st = _draft_of(state)
     module.do(st, seat, move)
     st.deal_actions = (*state.deal_actions, record)
     if st.outcome is not None:
@@ -257,7 +264,7 @@ def apply_trusted(state: State, action: Mapping[str, Any]) -> State:
 
 
 def _apply(state: State, action: Mapping[str, Any], verb: str) -> State:
-    st = Draft.of(state)
+    st = _draft_of(state)
     advance(st, action, verb)
     return st.freeze()
 
@@ -305,7 +312,7 @@ def replay(state: State, actions: Sequence[Mapping[str, Any]]) -> State:
     """Folds ``apply`` over ``actions``; raises at the first illegal one."""
     if not actions:
         return state
-    st = Draft.of(state)
+    st = _draft_of(state)
     for action in actions:
         advance(st, action, check_shape(action))
     return st.freeze()
@@ -328,6 +335,7 @@ __all__ = [
     "apply",
     "apply_move",
     "apply_trusted",
+    "deal_draft",
     "forced_action",
     "legal_actions",
     "legal_moves",

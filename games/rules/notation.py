@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import check_shape
-from .engine import advance, legal_actions, new_match, parse_deck, start_deal, verb_of
+from .engine import advance, deal_draft, legal_actions, new_match, parse_deck, verb_of
 from .errors import IllegalAction
 from .shapes import ErrorReport, LegalReport, ScoreReport
-from .state import MODES, Draft, Phase, State
+from .state import MODES, Phase, State
 
 NOTATION = "baloot/1"
 _DOC_KEYS = ("notation", "mode", "players", "rounds")
@@ -190,7 +190,7 @@ def replay_document(doc: Document, allow_unfinished: bool = False) -> State:
                 number, 0, "The dealer of this round must be seat %(seat)s", seat=state.next_dealer
             )
         # The deal's actions are folded on one Draft (no new State per action).
-        draft = Draft.of(start_deal(state, record.deck))
+        draft = deal_draft(state, record.deck)
         for index, action in enumerate(record.actions, 1):
             try:
                 advance(draft, action, verb_of(action))
