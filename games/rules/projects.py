@@ -37,6 +37,8 @@ def is_run(cards: tuple[int, ...]) -> bool:
 _RUN_STARTS = 0x3F3F3F3F
 # Bits T J Q K A of one suit's byte: the ranks whose four of a kind counts (D19).
 _KIND_BITS = 0xF8
+# How far each of hearts, diamonds and clubs sits above spades in a hand mask.
+_H, _D, _C = SUIT_SHIFT[1:]
 
 
 def holds_project(hand: int) -> bool:
@@ -44,7 +46,7 @@ def holds_project(hand: int) -> bool:
     of a kind of T, J, Q, K or A); a quick test before ``candidates``."""
     if hand & hand >> 1 & hand >> 2 & _RUN_STARTS:
         return True
-    return bool(hand & hand >> 8 & hand >> 16 & hand >> 24 & _KIND_BITS)
+    return bool(hand & hand >> _H & hand >> _D & hand >> _C & _KIND_BITS)
 
 
 def candidates(hand: int, sun: bool) -> list[Project]:

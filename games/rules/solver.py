@@ -54,6 +54,8 @@ SOLVER_VERSION = 1
 _INFINITY = 1 << 20
 # (suit, SUIT_SHIFT[suit]) for the four suits, for the search's per-node loop.
 _SUIT_SHIFTS = tuple(enumerate(SUIT_SHIFT))
+# SUIT_SHIFT by name, for the search's remaining-points sum.
+_S, _H, _D, _C = SUIT_SHIFT
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,10 +351,10 @@ class _Solver:
         sp = self.suit_points
         return (
             LAST_TRICK_BONUS
-            + sp[0][cards & 0xFF]
-            + sp[1][cards >> 8 & 0xFF]
-            + sp[2][cards >> 16 & 0xFF]
-            + sp[3][cards >> 24 & 0xFF]
+            + sp[0][cards >> _S & 0xFF]
+            + sp[1][cards >> _H & 0xFF]
+            + sp[2][cards >> _D & 0xFF]
+            + sp[3][cards >> _C & 0xFF]
         )
 
     def _start(self, position: Position) -> tuple[list[int], int, list[int], int, int]:
