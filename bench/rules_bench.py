@@ -7,7 +7,11 @@
   engine that has it) and once through the notation API
   (``legal_actions``/``apply``, as the site does);
 - the share of that time spent in the Sawa check;
-- the time to rebuild a state from a 700-action match (replay of the notation).
+- the time to rebuild a state from a 700-action match (replay of the notation);
+- the copy cost: the time to make, from a state, the next state the engine
+  writes an action into and hands out, without the action itself (an
+  immutable engine's ``Draft.of(state).freeze()``, an older one's
+  ``state.copy()``), per state, over the states of random matches.
 
 Times are the benchmark process's own CPU time (``time.process_time``), so
 other work on a shared machine lowers the figures far less than it would
@@ -216,6 +220,43 @@ def bench_replay(repeats: int) -> tuple[float, float]:
     return 1000 * statistics.median(timings), 1000 * min(timings)
 
 
+def bench_copy(repeats: int) -> float:
+    """The median time, in ns, of making the next state from a state, over
+    the states of seeded random matches (``repeats`` timings of each)."""
+    from games.rules import state as state_module
+
+    draft = getattr(state_module, "Draft", None)
+    rng = random.Random(3)
+    samples = []
+    for _ in range(5):
+        state = new_match("classic", rng.randint(1, 4))
+        while state.phase is not Phase.MATCH_OVER:
+            if state.phase is Phase.DEALING or state.phase is Phase.ROUND_OVER:
+                state = start_deal(state, random_deck(rng))
+                continue
+            samples.append(state)
+            state = apply(state, rng.choice(legal_actions(state)))
+    if draft is None:
+        # An engine from before immutable states: a copy to write into.
+        def build() -> None:
+            for sample in samples:
+                sample.copy()  # type: ignore[attr-defined]  # the older engine's
+    else:
+        of = draft.of
+
+        def build() -> None:
+            for sample in samples:
+                of(sample).freeze()
+
+    gc.collect()
+    timings = []
+    for _ in range(repeats):
+        start = time.process_time()
+        build()
+        timings.append(time.process_time() - start)
+    return 1e9 * statistics.median(timings) / len(samples)
+
+
 def measure(seconds: float) -> dict[str, Any]:
     """Every figure of one run of the engine this interpreter imported; the
     compact ones only for an engine that has the compact path."""
@@ -231,12 +272,14 @@ def measure(seconds: float) -> dict[str, Any]:
     api = bench_matches(seconds, random_match)
     sawa = bench_sawa_share(seconds / 2)
     median, best = bench_replay(200)
+    copy_ns = bench_copy(50)
     return figures | {
         "API deals/s": api["deals"],
         "API matches/s": api["matches"],
         "Sawa check share %": sawa,
         "replay median ms": median,
         "replay best ms": best,
+        "copy ns": copy_ns,
         "fingerprint": fingerprint(20),
     }
 

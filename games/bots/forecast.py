@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.rules.cards import CARD_OF, CARD_STR, SUITS, cards_of, suit_of
+from games.rules.cards import CARD_OF, CARD_STR, SUITS, Rank, card_at, cards_of, suit_of
 from games.rules.projects import VALUES, Project, counting_team, declaration_options
 from games.rules.scoring import convert, game_points
 
@@ -35,8 +35,6 @@ from .hand import hokum_strength, sun_strength
 from .inference import PASS_SLACK, Evidence, log_weight
 from .playout import play_out
 
-# Rank indexes of the trump K and Q (Rank order 7 8 9 T J Q K A).
-_QUEEN, _KING = 5, 6
 BALOOT_CARD_POINTS = 20
 # Guessed bidding hands drawn per kept deal at most.
 ATTEMPTS = 12
@@ -157,8 +155,8 @@ def baloot_cards(hand: int, deal: Deal) -> tuple[int, ...]:
     """The trump K and Q when ``hand`` holds both in a Hokum, else nothing (D21a)."""
     if deal.sun:
         return ()
-    king = deal.trump * 8 + _KING
-    queen = deal.trump * 8 + _QUEEN
+    king = card_at(deal.trump, Rank.KING)
+    queen = card_at(deal.trump, Rank.QUEEN)
     if hand >> king & 1 and hand >> queen & 1:
         return (king, queen)
     return ()

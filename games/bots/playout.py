@@ -21,13 +21,18 @@ from collections.abc import Sequence
 
 from games.rules import solver
 from games.rules.cards import (
+    ALL_CARDS,
     PLAIN_BEST,
     PLAIN_STRENGTH,
     POINTS_BY_TRUMP,
     SUIT_MASKS,
+    SUIT_OF,
+    SUIT_SHIFT,
     TRUMP_BEST,
     TRUMP_STRENGTH,
     cards_of,
+    rank_of,
+    suit_of,
     trick_result,
 )
 from games.rules.scoring import LAST_TRICK_BONUS
@@ -41,7 +46,10 @@ CHEAP_TRUMP = 4
 # Trick power by card for each trump (index trump + 1): a trump's strength
 # plus 100, a plain card's strength.
 POWER = tuple(
-    tuple(100 + TRUMP_STRENGTH[c & 7] if c >> 3 == t else PLAIN_STRENGTH[c & 7] for c in range(32))
+    tuple(
+        100 + TRUMP_STRENGTH[rank_of(c)] if suit_of(c) == t else PLAIN_STRENGTH[rank_of(c)]
+        for c in ALL_CARDS
+    )
     for t in (-1, 0, 1, 2, 3)
 )
 
@@ -49,10 +57,10 @@ POWER = tuple(
 def trick_winner(trick: Sequence[tuple[int, int]], trump: int) -> tuple[int, int]:
     """The seat taking the cards played so far, and its card."""
     power = POWER[trump + 1]
-    led = trick[0][1] >> 3
+    led = SUIT_OF[trick[0][1]]
     seat, best = trick[0]
     for s, c in trick[1:]:
-        if (c >> 3 == led or c >> 3 == trump) and power[c] > power[best]:
+        if SUIT_OF[c] in (led, trump) and power[c] > power[best]:
             seat, best = s, c
     return seat, best
 
@@ -124,14 +132,14 @@ def choose(
         outside &= ~(1 << c)
     if not trick:
         return _lead(hand, cards, outside, turn, trump, bidder, points, power)
-    led = trick[0][1] >> 3
+    led = SUIT_OF[trick[0][1]]
     top_seat, top_card = trick_winner(trick, trump)
     top_power = power[top_card]
-    winning = [c for c in cards if (c >> 3 == led or c >> 3 == trump) and power[c] > top_power]
+    winning = [c for c in cards if SUIT_OF[c] in (led, trump) and power[c] > top_power]
     losing = [c for c in cards if c not in winning]
 
     def cost(c: int) -> tuple[int, bool, int]:
-        return points[c], c >> 3 == trump, power[c]
+        return points[c], SUIT_OF[c] == trump, power[c]
 
     partner = (turn + 1) % 4 + 1
     behind = [(turn + k - 1) % 4 + 1 for k in range(1, 4 - len(trick))]
@@ -139,7 +147,7 @@ def choose(
         # The partner holds the trick: feed it when nobody behind can take it.
         safe = not any(_beats_from(hands[s - 1], led, top_card, trump, power) for s in behind)
         if safe and losing:
-            plain = [c for c in losing if c >> 3 != trump] or losing
+            plain = [c for c in losing if SUIT_OF[c] != trump] or losing
             return max(plain, key=lambda c: (points[c], -power[c]))
         return min(losing or cards, key=cost)
     if not winning:
@@ -152,7 +160,7 @@ def choose(
     ]
     if holding:
         card = min(holding, key=power.__getitem__)
-        if card >> 3 == trump and led != trump and losing:
+        if SUIT_OF[card] == trump and led != trump and losing:
             on_table = sum(points[c] for _, c in trick)
             if on_table < WORTH_A_TRUMP and points[card] > CHEAP_TRUMP:
                 return min(losing, key=cost)
@@ -162,14 +170,14 @@ def choose(
 
 def _beats_from(hand: int, led: int, card: int, trump: int, power: Sequence[int]) -> bool:
     """True when a seat holding ``hand`` can take a trick led in ``led`` that ``card`` holds."""
-    pattern = hand >> (8 * led) & 0xFF
+    pattern = hand >> SUIT_SHIFT[led] & 0xFF
     if pattern:
         best = 100 + TRUMP_BEST[pattern] if led == trump else PLAIN_BEST[pattern]
-    elif trump >= 0 and hand >> (8 * trump) & 0xFF:
-        best = 100 + TRUMP_BEST[hand >> (8 * trump) & 0xFF]
+    elif trump >= 0 and hand >> SUIT_SHIFT[trump] & 0xFF:
+        best = 100 + TRUMP_BEST[hand >> SUIT_SHIFT[trump] & 0xFF]
     else:
         return False
-    card_power = power[card] if (card >> 3 == led or card >> 3 == trump) else -1
+    card_power = power[card] if SUIT_OF[card] in (led, trump) else -1
     return best > card_power
 
 
@@ -184,18 +192,19 @@ def _lead(
     power: Sequence[int],
 ) -> int:
     best_out = [
-        (TRUMP_BEST if s == trump else PLAIN_BEST)[outside >> (8 * s) & 0xFF] for s in range(4)
+        (TRUMP_BEST if s == trump else PLAIN_BEST)[outside >> shift & 0xFF]
+        for s, shift in enumerate(SUIT_SHIFT)
     ]
     if trump >= 0 and (bidder - turn) % 2 == 0:
-        trumps = [c for c in cards if c >> 3 == trump]
+        trumps = [c for c in cards if SUIT_OF[c] == trump]
         opponents_trumps = outside & SUIT_MASKS[trump]
         if trumps and opponents_trumps:
             top = max(trumps, key=power.__getitem__)
             if power[top] - 100 > best_out[trump]:
                 return top
-    masters = [c for c in cards if c >> 3 != trump and power[c] > best_out[c >> 3]]
+    masters = [c for c in cards if SUIT_OF[c] != trump and power[c] > best_out[SUIT_OF[c]]]
     if masters:
         return max(masters, key=points.__getitem__)
-    plain = [c for c in cards if c >> 3 != trump] or cards
-    lengths = [(hand >> (8 * s) & 0xFF).bit_count() for s in range(4)]
-    return min(plain, key=lambda c: (-lengths[c >> 3], power[c]))
+    plain = [c for c in cards if SUIT_OF[c] != trump] or cards
+    lengths = [(hand >> shift & 0xFF).bit_count() for shift in SUIT_SHIFT]
+    return min(plain, key=lambda c: (-lengths[SUIT_OF[c]], power[c]))

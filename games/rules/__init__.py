@@ -27,8 +27,6 @@ Public names: see ``docs/rules-api.md``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .cards import CARD_STR, SUITS, Rank, Suit
 from .engine import (
     action_of,
@@ -77,12 +75,13 @@ from .notation import (
 from .projects import VALUES as PROJECT_VALUES
 from .projects import candidates, describe
 from .scoring import convert
+from .shapes import Action, AvailableProject, History, View
 from .snapshot import ENGINE_VERSION, StaleSnapshot, restore, snapshot, snapshot_results
 from .state import Contract, Phase, RoundResult, State, Trick, team_of
 from .view import public_history, view_for
 
 
-def available_projects(state: State, seat: int) -> list[dict[str, Any]]:
+def available_projects(state: State, seat: int) -> list[AvailableProject]:
     """Every single project the seat's hand holds, with its card points (D19).
 
     Never raises: before a contract there are none.
@@ -100,9 +99,12 @@ __all__ = [
     "ENGINE_VERSION",
     "MAX_NESTING",
     "SUITS",
+    "Action",
+    "AvailableProject",
     "CardNotInHand",
     "Contract",
     "Document",
+    "History",
     "IllegalAction",
     "InvalidAuto",
     "InvalidBaloot",
@@ -127,6 +129,7 @@ __all__ = [
     "State",
     "Suit",
     "Trick",
+    "View",
     "WrongPhase",
     "action_of",
     "apply",

@@ -7,11 +7,10 @@ Hokum bidder's switch-or-confirm (HOKUM_CHOICE) and the answer to an Ashkal
 
 from __future__ import annotations
 
-from typing import Any
-
 from .cards import SUITS, Suit, suit_of
 from .errors import InvalidBid, InvalidRedeal
-from .state import ASHKAL_REPLY, HOKUM_CHOICE, HOKUM_REPLY, OPEN, Contract, Phase, State
+from .shapes import Action
+from .state import ASHKAL_REPLY, HOKUM_CHOICE, HOKUM_REPLY, OPEN, Contract, Draft, Phase, State
 
 # D7: a hand whose first five cards are all 7, 8 or 9 is worth nothing.
 ZERO_POINT_MASK = 0x07070707
@@ -53,23 +52,26 @@ def moves(st: State) -> list[int]:
     return out
 
 
-def action(st: State, move: int) -> dict[str, Any]:
+def action(st: State, move: int) -> Action:
     """The notation form of a compact bid by the seat to act."""
+    seat = st.turn
+    assert seat is not None
     if move == REDEAL:
-        return {"seat": st.turn, "redeal": True}
+        return {"seat": seat, "redeal": True}
     if move >= CONFIRM_TRUMP:
-        return {"seat": st.turn, "bid": "confirm", "trump": SUITS[move - CONFIRM_TRUMP]}
-    return {"seat": st.turn, "bid": _BID_WORDS[move]}
+        return {"seat": seat, "bid": "confirm", "trump": SUITS[move - CONFIRM_TRUMP]}
+    return {"seat": seat, "bid": _BID_WORDS[move]}
 
 
-def legal(st: State) -> list[dict[str, Any]]:
+def legal(st: State) -> list[Action]:
     """The bids open to the seat to act."""
     return [action(st, move) for move in moves(st)]
 
 
-def forced(st: State) -> dict[str, Any]:
+def forced(st: State) -> Action:
     """D17: Pass where it is an option, else the Hokum bidder confirms."""
     seat = st.turn
+    assert seat is not None
     if st.bid_stage != HOKUM_CHOICE:
         return {"seat": seat, "bid": "pass", "auto": True}
     if st.bid_round == 1:
@@ -78,15 +80,15 @@ def forced(st: State) -> dict[str, Any]:
     return {"seat": seat, "bid": "confirm", "trump": SUITS[trump], "auto": True}
 
 
-def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
-    """Applies a bid or a redeal request to ``st`` (a fresh copy).
+def step(st: Draft, seat: int, verb: str, action: Action) -> None:
+    """Applies a bid or a redeal request to ``st`` (a Draft).
 
     Raises InvalidRedeal or InvalidBid.
     """
     do(st, seat, _check(st, seat, verb, action))
 
 
-def _check(st: State, seat: int, verb: str, action: dict[str, Any]) -> int:
+def _check(st: State, seat: int, verb: str, action: Action) -> int:
     """The compact form of a bid; raises InvalidRedeal or InvalidBid saying why
     it is not open to the seat."""
     if verb == "redeal":
@@ -118,7 +120,7 @@ def _check(st: State, seat: int, verb: str, action: dict[str, Any]) -> int:
     return PASS
 
 
-def _check_choice(st: State, bid: str, action: dict[str, Any]) -> int:
+def _check_choice(st: State, bid: str, action: Action) -> int:
     """D10: the Hokum bidder, unanswered, switches to Sun or confirms Hokum;
     raises InvalidBid for anything else."""
     if bid == "sun":
@@ -140,8 +142,8 @@ def _check_choice(st: State, bid: str, action: dict[str, Any]) -> int:
     return CONFIRM_TRUMP + trump
 
 
-def do(st: State, seat: int, move: int) -> None:
-    """Applies a compact bid that ``moves`` offered to ``st`` (a fresh copy),
+def do(st: Draft, seat: int, move: int) -> None:
+    """Applies a compact bid that ``moves`` offered to ``st`` (a Draft),
     checking nothing."""
     if move == REDEAL:
         st.redeal_seat = seat
@@ -190,7 +192,7 @@ def do(st: State, seat: int, move: int) -> None:
         st.outcome = "all_passed"
 
 
-def finish(st: State, kind: str, trump: int, bidder: int, taker: int) -> None:
+def finish(st: Draft, kind: str, trump: int, bidder: int, taker: int) -> None:
     """Settles the contract, deals the remaining cards (D5) and moves on."""
     st.contract = Contract(kind, trump, bidder, taker, st.bid_round)
     deck = st.deck
@@ -221,7 +223,7 @@ def finish(st: State, kind: str, trump: int, bidder: int, taker: int) -> None:
         start_declaring(st)
 
 
-def start_declaring(st: State) -> None:
+def start_declaring(st: Draft) -> None:
     """D18: every seat declares once, in turn order from P1."""
     st.phase = Phase.DECLARING
     st.pending = ()

@@ -39,21 +39,9 @@ class Rank(IntEnum):
     ACE = 7
 
 
-ALL_CARDS = tuple(range(32))
-FULL_MASK = (1 << 32) - 1
-# The mask of every card of one suit, by suit index.
-SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
-
-CARD_STR = tuple(RANKS[c % 8] + SUITS[c // 8] for c in ALL_CARDS)
-CARD_OF: dict[str, int] = {s: c for c, s in enumerate(CARD_STR)}
-
-# D1: card points by rank index (natural order 7 8 9 T J Q K A).
-PLAIN_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
-TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
-# D2: strength in trick order, by rank index.
-# Plain: 7<8<9<J<Q<K<T<A.  Trump: 7<8<Q<K<T<A<9<J.
-PLAIN_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)
-TRUMP_STRENGTH = (0, 1, 6, 4, 7, 2, 3, 5)
+# The card encoding is spelt out in these four helpers alone; the rest of
+# the engine asks them (or, in its hottest loops, the tables below made from
+# them) instead of shifting and masking card ints itself.
 
 
 def suit_of(card: int) -> int:
@@ -73,7 +61,31 @@ def card_at(suit: int, rank: int) -> int:
 
 def suit_pattern(hand: int, suit: int) -> int:
     """The 8-bit pattern of the ranks a hand holds in one suit (bit r = rank r)."""
-    return hand >> (suit * 8) & 0xFF
+    return hand >> card_at(suit, 0) & 0xFF
+
+
+ALL_CARDS = tuple(range(32))
+FULL_MASK = (1 << 32) - 1
+# ``suit_of`` and ``rank_of`` of every card, by card: for the loops that run
+# at every node of a search, where a table costs less than a call.
+SUIT_OF = tuple(suit_of(c) for c in ALL_CARDS)
+RANK_OF = tuple(rank_of(c) for c in ALL_CARDS)
+# Where each suit's 8-bit pattern starts in a hand mask, by suit index:
+# ``hand >> SUIT_SHIFT[suit] & 0xFF`` is ``suit_pattern(hand, suit)`` without the call.
+SUIT_SHIFT = tuple(card_at(s, 0) for s in range(4))
+# The mask of every card of one suit, by suit index.
+SUIT_MASKS = tuple(0xFF << SUIT_SHIFT[s] for s in range(4))
+
+CARD_STR = tuple(RANKS[rank_of(c)] + SUITS[suit_of(c)] for c in ALL_CARDS)
+CARD_OF: dict[str, int] = {s: c for c, s in enumerate(CARD_STR)}
+
+# D1: card points by rank index (natural order 7 8 9 T J Q K A).
+PLAIN_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
+TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
+# D2: strength in trick order, by rank index.
+# Plain: 7<8<9<J<Q<K<T<A.  Trump: 7<8<Q<K<T<A<9<J.
+PLAIN_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)
+TRUMP_STRENGTH = (0, 1, 6, 4, 7, 2, 3, 5)
 
 
 def parse_card(text: object) -> int:
@@ -168,7 +180,7 @@ def trick_result(plays: tuple[tuple[int, int], ...], trump: int) -> tuple[int, i
     """D1, D2: the winning seat and the card points of a complete trick of four
     (seat, card) pairs; ``trick_winner`` and ``trick_points`` in one step."""
     (s0, c0), (s1, c1), (s2, c2), (s3, c3) = plays
-    key = TRICK_KEYS[4 * trump + 4 + (c0 >> 3)]
+    key = TRICK_KEYS[4 * trump + 4 + SUIT_OF[c0]]
     k0, k1, k2, k3 = key[c0], key[c1], key[c2], key[c3]
     best = max(k0, k1, k2, k3)
     winner = s0 if best == k0 else s1 if best == k1 else s2 if best == k2 else s3

@@ -6,8 +6,6 @@ none. Types are public at once; cards only after the first trick (D18).
 
 from __future__ import annotations
 
-from typing import Any
-
 from .cards import CARD_OF, Rank, card_at
 from .errors import InvalidDeclaration
 from .projects import (
@@ -19,10 +17,11 @@ from .projects import (
     describe,
     holds_project,
 )
-from .state import Phase, State
+from .shapes import Action, ProjectItem
+from .state import Draft, Phase, State
 
 
-def legal(st: State) -> list[dict[str, Any]]:
+def legal(st: State) -> list[Action]:
     """Every valid declaration list of the seat to act, ``[]`` included."""
     seat = st.turn
     assert seat is not None
@@ -54,23 +53,25 @@ def _option(st: State, move: int) -> list[Project]:
     return list(declaration_options(st.hands[st.turn - 1], st.contract.sun)[move])
 
 
-def action(st: State, move: int) -> dict[str, Any]:
+def action(st: State, move: int) -> Action:
     """The notation form of a compact declaration by the seat to act."""
+    assert st.turn is not None
     return {"seat": st.turn, "declare": [describe(p) for p in _option(st, move)]}
 
 
-def forced(st: State) -> dict[str, Any]:
+def forced(st: State) -> Action:
     """D17: a declaration that times out declares nothing."""
+    assert st.turn is not None
     return {"seat": st.turn, "declare": [], "auto": True}
 
 
-def parse(items: list[dict[str, Any]]) -> list[Project]:
+def parse(items: list[ProjectItem]) -> list[Project]:
     """Notation projects as (kind, sorted cards) pairs."""
     return [(item["project"], tuple(sorted(CARD_OF[c] for c in item["cards"]))) for item in items]
 
 
-def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
-    """Records one seat's declaration in ``st`` (a fresh copy); raises InvalidDeclaration."""
+def step(st: Draft, seat: int, verb: str, action: Action) -> None:
+    """Records one seat's declaration in ``st`` (a Draft); raises InvalidDeclaration."""
     assert st.contract is not None
     projects = parse(action["declare"])
     if any(len(cards) == 0 for _, cards in projects):
@@ -79,13 +80,13 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     _declare(st, seat, projects)
 
 
-def do(st: State, seat: int, move: int) -> None:
-    """Applies a compact declaration that ``moves`` offered to ``st`` (a fresh
-    copy), checking nothing."""
+def do(st: Draft, seat: int, move: int) -> None:
+    """Applies a compact declaration that ``moves`` offered to ``st`` (a
+    Draft), checking nothing."""
     _declare(st, seat, _option(st, move))
 
 
-def _declare(st: State, seat: int, projects: list[Project]) -> None:
+def _declare(st: Draft, seat: int, projects: list[Project]) -> None:
     declared = list(st.declared)
     declared[seat - 1] = tuple(projects)
     st.declared = tuple(declared)

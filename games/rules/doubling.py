@@ -7,11 +7,10 @@ being asked, in turn order after the last caller.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .bidding import start_declaring
 from .errors import InvalidDouble
-from .state import Phase, State
+from .shapes import Action
+from .state import Draft, Phase, State
 
 CALL_AT_STEP = ("double", "triple", "four", "gahwa")
 # The compact form of a call (``engine.legal_moves``): PASS, or 1 + the index
@@ -29,29 +28,32 @@ def moves(st: State) -> list[int]:
     return [PASS, call, call | LOCKED]
 
 
-def action(st: State, move: int) -> dict[str, Any]:
+def action(st: State, move: int) -> Action:
     """The notation form of a compact call by the seat being asked."""
+    seat = st.turn
+    assert seat is not None
     assert st.contract is not None
     if move == PASS:
-        return {"seat": st.turn, "double": "pass"}
-    call = CALL_AT_STEP[(move & 7) - 1]
+        return {"seat": seat, "double": "pass"}
+    call = CALL_AT_STEP[(move & ~LOCKED) - 1]
     if st.contract.sun or call == "gahwa":
-        return {"seat": st.turn, "double": call}
-    return {"seat": st.turn, "double": call, "lock": bool(move & LOCKED)}
+        return {"seat": seat, "double": call}
+    return {"seat": seat, "double": call, "lock": bool(move & LOCKED)}
 
 
-def legal(st: State) -> list[dict[str, Any]]:
+def legal(st: State) -> list[Action]:
     """The calls open to the seat being asked."""
     return [action(st, move) for move in moves(st)]
 
 
-def forced(st: State) -> dict[str, Any]:
+def forced(st: State) -> Action:
     """D17: a multiplier decision that times out is a Pass."""
+    assert st.turn is not None
     return {"seat": st.turn, "double": "pass", "auto": True}
 
 
-def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
-    """Applies a call or a pass to ``st`` (a fresh copy); raises InvalidDouble."""
+def step(st: Draft, seat: int, verb: str, action: Action) -> None:
+    """Applies a call or a pass to ``st`` (a Draft); raises InvalidDouble."""
     contract = st.contract
     assert contract is not None
     call = action["double"]
@@ -73,8 +75,8 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     do(st, seat, move)
 
 
-def do(st: State, seat: int, move: int) -> None:
-    """Applies a compact call that ``moves`` offered to ``st`` (a fresh copy),
+def do(st: Draft, seat: int, move: int) -> None:
+    """Applies a compact call that ``moves`` offered to ``st`` (a Draft),
     checking nothing."""
     contract = st.contract
     assert contract is not None

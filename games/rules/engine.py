@@ -9,23 +9,32 @@ meaning depends on the phase (a card int for a play, an index for a
 declaration list...): ``legal_moves`` lists them and ``apply_move`` applies
 one without checking it again, for callers that choose among the legal
 actions (bots, searches, benchmarks). Notation dicts are built only at this
-edge (``action_of``). ``replay`` folds on one private working state instead
-of copying it for every action.
+edge (``action_of``).
+
+A State never changes: each entry point builds the next one as a ``Draft``
+of the state it was given, writes the action into it and freezes it.
+``replay`` folds every action on one Draft instead of one per action.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
 
 from . import bidding, declaring, doubling, playing
 from .actions import check_shape, strip
 from .cards import CARD_OF
 from .errors import IllegalAction, InvalidAuto, InvalidDeck, NotYourTurn, WrongPhase
 from .scoring import end_deal
-from .state import MODES, OPEN, Phase, State
+from .shapes import Action
+from .state import MODES, OPEN, Draft, Phase, State
 
 _PLAYING = Phase.PLAYING
+_draft_of = Draft.of
+# The copy kept in the log of an action whose shape is checked (by
+# check_shape, or before it was logged): a plain dict() at run time, so no
+# call is added per action, and an Action to the type checker.
+_record_of = cast(Callable[[Mapping[str, Any]], Action], dict)
 _PHASE_OF_VERB = {
     "bid": Phase.BIDDING,
     "redeal": Phase.BIDDING,
@@ -57,7 +66,7 @@ def new_match(mode: str = "classic", dealer: int = 4) -> State:
         raise ValueError(f"unknown mode {mode!r}")
     if dealer not in (1, 2, 3, 4):
         raise ValueError(f"dealer must be a seat from 1 to 4, not {dealer!r}")
-    st = State.blank()
+    st = Draft.blank()
     st.mode = mode
     st.phase = Phase.DEALING
     st.score_a = st.score_b = MODES[mode]
@@ -66,10 +75,10 @@ def new_match(mode: str = "classic", dealer: int = 4) -> State:
     st.next_dealer = dealer
     _clear_deal(st)
     st.dealer = 0
-    return st
+    return st.freeze()
 
 
-def _clear_deal(st: State) -> None:
+def _clear_deal(st: Draft) -> None:
     setup = st.own_setup()
     setup.deck = ()
     setup.dealt = (0, 0, 0, 0)
@@ -124,10 +133,16 @@ def start_deal(state: State, deck: Sequence[str]) -> State:
     Raises WrongPhase while a deal is running or the match is over, and
     InvalidDeck for anything but 32 distinct cards.
     """
+    return deal_draft(state, deck).freeze()
+
+
+def deal_draft(state: State, deck: Sequence[str]) -> Draft:
+    """``start_deal`` as a Draft, for a fold over the deal's actions
+    (``advance``); raises what ``start_deal`` raises."""
     if state.phase not in (Phase.DEALING, Phase.ROUND_OVER):
         raise WrongPhase("A new deal starts only when the previous one is over")
     cards = parse_deck(deck)
-    st = state.copy()
+    st = _draft_of(state)
     _clear_deal(st)
     setup = st.own_setup()
     dealer = setup.dealer = setup.next_dealer
@@ -162,7 +177,11 @@ _DEAL_SLOTS = tuple(_deal_slots(dealer) for dealer in range(5))
 
 def legal_actions(state: State) -> list[dict[str, Any]]:
     """Every legal action of the seat to act, in notation form; never raises
-    (no actions when nobody is to act)."""
+    (no actions when nobody is to act).
+
+    Each is an ``Action`` (``shapes.py``), typed here as the plain dict the
+    site's callers hold and change (a TypedDict is not one, to the type checker).
+    """
     module = _MODULES.get(state.phase)
     actions: list[dict[str, Any]] = module.legal(state) if module else []
     return actions
@@ -178,7 +197,7 @@ def legal_moves(state: State) -> list[int]:
     return moves
 
 
-def action_of(state: State, move: int) -> dict[str, Any]:
+def action_of(state: State, move: int) -> Action:
     """The notation action a compact move of ``legal_moves(state)`` stands for.
 
     Raises WrongPhase when nobody is to act; a move that is not legal may give
@@ -187,7 +206,7 @@ def action_of(state: State, move: int) -> dict[str, Any]:
     module = _MODULES.get(state.phase)
     if module is None:
         raise WrongPhase("Nobody is to act")
-    action: dict[str, Any] = module.action(state, move)
+    action: Action = module.action(state, move)
     return action
 
 
@@ -206,17 +225,18 @@ def apply_move(state: State, move: int) -> State:
         raise WrongPhase("Nobody is to act")
     seat = state.turn
     record = module.action(state, move)
-    st = state.copy()
+    st = _draft_of(state)
     module.do(st, seat, move)
     st.deal_actions = (*state.deal_actions, record)
     if st.outcome is not None:
         end_deal(st)
-    return st
+    return st.freeze()
 
 
 def forced_action(state: State) -> dict[str, Any]:
     """D17: the action a timer forces now, marked ``auto``; raises WrongPhase
-    when nobody is to act."""
+    when nobody is to act. An ``Action``, typed as a plain dict like
+    ``legal_actions``."""
     module = _MODULES.get(state.phase)
     if module is None:
         raise WrongPhase("Nobody is to act")
@@ -244,15 +264,15 @@ def apply_trusted(state: State, action: Mapping[str, Any]) -> State:
 
 
 def _apply(state: State, action: Mapping[str, Any], verb: str) -> State:
-    st = state.copy()
+    st = _draft_of(state)
     advance(st, action, verb)
-    return st
+    return st.freeze()
 
 
-def advance(st: State, action: Mapping[str, Any], verb: str) -> None:
-    """Applies a well-formed action with verb ``verb`` to ``st`` itself.
+def advance(st: Draft, action: Mapping[str, Any], verb: str) -> None:
+    """Applies a well-formed action with verb ``verb`` to the Draft ``st``.
 
-    For folds that own their working state (``replay``, the notation reader):
+    For folds that own their working Draft (``replay``, the notation reader):
     after an error ``st`` is half changed and must be dropped. Raises what
     ``apply`` raises but MalformedAction.
     """
@@ -261,7 +281,7 @@ def advance(st: State, action: Mapping[str, Any], verb: str) -> None:
         # The most common action, without the generic dispatch.
         if action["seat"] != st.turn:
             raise NotYourTurn("It is not your turn")
-        record = dict(action)
+        record = _record_of(action)
         playing.step(st, action["seat"], verb, record)
         st.deal_actions = (*st.deal_actions, record)
         if st.outcome is not None:
@@ -281,7 +301,7 @@ def advance(st: State, action: Mapping[str, Any], verb: str) -> None:
         expected = strip(module.forced(st))
         if strip(action) != expected:
             raise InvalidAuto("A timed-out decision must be the forced choice")
-    record = dict(action)
+    record = _record_of(action)
     module.step(st, seat, verb, record)
     st.deal_actions = (*st.deal_actions, record)
     if st.outcome is not None:
@@ -292,10 +312,10 @@ def replay(state: State, actions: Sequence[Mapping[str, Any]]) -> State:
     """Folds ``apply`` over ``actions``; raises at the first illegal one."""
     if not actions:
         return state
-    st = state.copy()
+    st = _draft_of(state)
     for action in actions:
         advance(st, action, check_shape(action))
-    return st
+    return st.freeze()
 
 
 def verb_of(action: Mapping[str, Any]) -> str:
@@ -315,6 +335,7 @@ __all__ = [
     "apply",
     "apply_move",
     "apply_trusted",
+    "deal_draft",
     "forced_action",
     "legal_actions",
     "legal_moves",

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import check_shape
-from .engine import advance, legal_actions, new_match, parse_deck, start_deal, verb_of
+from .engine import advance, deal_draft, legal_actions, new_match, parse_deck, verb_of
 from .errors import IllegalAction
+from .shapes import ErrorReport, LegalReport, ScoreReport
 from .state import MODES, Phase, State
 
 NOTATION = "baloot/1"
@@ -58,7 +59,7 @@ class NotationError(ValueError):
         self.template = message
         self.params = params
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ErrorReport:
         return {"error": {"round": self.round, "action": self.action, "message": self.message}}
 
 
@@ -77,7 +78,7 @@ class Document:
     """A whole match as the notation stores it."""
 
     mode: str = "classic"
-    players: dict[str, Any] | None = None
+    players: dict[str, str] | None = None  # seat "1" to "4": name
     rounds: list[RoundRecord] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -188,14 +189,14 @@ def replay_document(doc: Document, allow_unfinished: bool = False) -> State:
             raise NotationError(
                 number, 0, "The dealer of this round must be seat %(seat)s", seat=state.next_dealer
             )
-        # start_deal returns a fresh state that nothing else holds, so the
-        # deal's actions are folded on it in place (no copy per action).
-        state = start_deal(state, record.deck)
+        # The deal's actions are folded on one Draft (no new State per action).
+        draft = deal_draft(state, record.deck)
         for index, action in enumerate(record.actions, 1):
             try:
-                advance(state, action, verb_of(action))
+                advance(draft, action, verb_of(action))
             except IllegalAction as exc:
                 raise NotationError(number, index, exc.template, **exc.params) from None
+        state = draft.freeze()
         if state.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             if allow_unfinished and number == last:
                 break
@@ -203,7 +204,7 @@ def replay_document(doc: Document, allow_unfinished: bool = False) -> State:
     return state
 
 
-def score_document(doc: Document) -> dict[str, Any]:
+def score_document(doc: Document) -> ScoreReport:
     """The ``score`` command's result; raises NotationError."""
     state = replay_document(doc)
     return {
@@ -213,7 +214,7 @@ def score_document(doc: Document) -> dict[str, Any]:
     }
 
 
-def legal_document(doc: Document) -> dict[str, Any]:
+def legal_document(doc: Document) -> LegalReport:
     """The ``legal`` command's result; raises NotationError."""
     state = replay_document(doc, allow_unfinished=True)
     phase = state.phase

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .cards import (
     CARD_OF,
     CARD_STR,
     SUIT_MASKS,
     SUIT_NAMES,
+    SUIT_OF,
+    SUIT_SHIFT,
     Rank,
     card_at,
     card_points,
@@ -28,7 +28,8 @@ from .errors import (
 )
 from .sawa import can_claim
 from .scoring import LAST_TRICK_BONUS, end_deal
-from .state import Play, State, Trick, team_index
+from .shapes import Action
+from .state import Draft, Play, State, Trick, team_index
 
 BALOOT_RANKS = (Rank.QUEEN, Rank.KING)
 
@@ -108,12 +109,12 @@ def moves(st: State) -> list[int]:
     baloot = trump >= 0 and st.baloot_ok >> seat & 1 and not st.baloot_done >> seat & 1
     trick = st.trick
     if trick:
-        led = trick[0][1] >> 3
-        pattern = hand >> (led << 3) & 0xFF
+        led = SUIT_OF[trick[0][1]]
+        pattern = hand >> SUIT_SHIFT[led] & 0xFF
         if pattern:
             return list((_CARDS_BALOOT if baloot and led == trump else _CARDS)[led][pattern])
         if trump >= 0:
-            pattern = hand >> (trump << 3) & 0xFF
+            pattern = hand >> SUIT_SHIFT[trump] & 0xFF
             if pattern:
                 return list((_CARDS_BALOOT if baloot else _CARDS)[trump][pattern])
         return _all_cards(hand, trump if baloot else -1)
@@ -130,7 +131,7 @@ def _all_cards(hand: int, baloot_suit: int) -> list[int]:
     """The compact moves of every card of ``hand``, with Baloot forms in ``baloot_suit``."""
     out: list[int] = []
     for suit in (0, 1, 2, 3):
-        pattern = hand >> (suit << 3) & 0xFF
+        pattern = hand >> SUIT_SHIFT[suit] & 0xFF
         if pattern:
             out += (_CARDS_BALOOT if suit == baloot_suit else _CARDS)[suit][pattern]
     return out
@@ -172,30 +173,33 @@ def _baloot_cards(st: State, seat: int) -> int:
     return 1 << card_at(contract.trump, Rank.KING) | 1 << card_at(contract.trump, Rank.QUEEN)
 
 
-def action(st: State, move: int) -> dict[str, Any]:
+def action(st: State, move: int) -> Action:
     """The notation form of a compact play by the seat to act."""
+    seat = st.turn
+    assert seat is not None
     if move == SAWA:
-        return {"seat": st.turn, "sawa": True}
+        return {"seat": seat, "sawa": True}
     if move & BALOOT:
-        return {"seat": st.turn, "play": CARD_STR[move & 31], "baloot": True}
-    return {"seat": st.turn, "play": CARD_STR[move]}
+        return {"seat": seat, "play": CARD_STR[move & ~BALOOT], "baloot": True}
+    return {"seat": seat, "play": CARD_STR[move]}
 
 
-def legal(st: State) -> list[dict[str, Any]]:
+def legal(st: State) -> list[Action]:
     """Every card the seat to act may play, with Baloot and Sawa where valid."""
     seat = st.turn
-    out: list[dict[str, Any]] = []
+    assert seat is not None
+    out: list[Action] = []
     for move in moves(st):
         if move == SAWA:
             out.append({"seat": seat, "sawa": True})
         elif move & BALOOT:
-            out.append({"seat": seat, "play": CARD_STR[move & 31], "baloot": True})
+            out.append({"seat": seat, "play": CARD_STR[move & ~BALOOT], "baloot": True})
         else:
             out.append({"seat": seat, "play": CARD_STR[move]})
     return out
 
 
-def forced(st: State) -> dict[str, Any]:
+def forced(st: State) -> Action:
     """D17: the legal card with the fewest points, non-trump first, then the
     lowest in trick order, then suits S, H, D, C."""
     seat = st.turn
@@ -208,8 +212,8 @@ def forced(st: State) -> dict[str, Any]:
     return {"seat": seat, "play": CARD_STR[card], "auto": True}
 
 
-def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
-    """Plays a card or claims Sawa in ``st`` (a fresh copy).
+def step(st: Draft, seat: int, verb: str, action: Action) -> None:
+    """Plays a card or claims Sawa in ``st`` (a Draft).
 
     Raises CardNotInHand, MustFollowSuit, MustTrump, LockedLead, InvalidBaloot
     or InvalidSawa.
@@ -230,7 +234,7 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     trick = st.trick
     # Following the led suit, or leading in an open game, is always allowed;
     # anything else asks D3/D4 in full.
-    checked = card >> 3 != trick[0][1] >> 3 if trick else st.lock
+    checked = SUIT_OF[card] != SUIT_OF[trick[0][1]] if trick else st.lock
     if checked and not playable(st, seat) >> card & 1:
         _explain_unplayable(st, hand)
     if action.get("baloot"):
@@ -243,19 +247,19 @@ def step(st: State, seat: int, verb: str, action: dict[str, Any]) -> None:
     _play(st, seat, card)
 
 
-def do(st: State, seat: int, move: int) -> None:
-    """Applies a compact play that ``moves`` offered to ``st`` (a fresh copy),
+def do(st: Draft, seat: int, move: int) -> None:
+    """Applies a compact play that ``moves`` offered to ``st`` (a Draft),
     checking nothing."""
     if move == SAWA:
         _claim(st, seat)
         return
     if move & BALOOT:
         st.baloot_done |= 1 << seat
-        move &= 31
+        move &= ~BALOOT
     _play(st, seat, move)
 
 
-def _play(st: State, seat: int, card: int) -> None:
+def _play(st: Draft, seat: int, card: int) -> None:
     """Moves a playable card from the seat's hand to the trick, closing the
     trick (D2) and the deal when it is complete."""
     hands = st.hands
@@ -275,7 +279,7 @@ def _play(st: State, seat: int, card: int) -> None:
         _close_trick(st, (*trick, (seat, card)))
 
 
-def _close_trick(st: State, plays: tuple[Play, ...]) -> None:
+def _close_trick(st: Draft, plays: tuple[Play, ...]) -> None:
     """Scores a trick of four plays (D1, D2) and hands the lead to its winner;
     the eighth trick ends the deal."""
     contract = st.contract
@@ -301,7 +305,7 @@ def play_card(state: State, card: int) -> State:
     built straight from ``state`` (the most common action, so each field is
     written once instead of copied, then changed), the deal scored if it ends."""
     seat: int = state.turn  # type: ignore[assignment]  # someone is always to play
-    new = _blank(State)
+    new = _blank(Draft)
     hands = state.hands
     if seat == 1:
         new.hands = (hands[0] & ~(1 << card), hands[1], hands[2], hands[3])
@@ -312,7 +316,7 @@ def play_card(state: State, card: int) -> State:
     else:
         new.hands = (hands[0], hands[1], hands[2], hands[3] & ~(1 << card))
     new.deal_actions = (*state.deal_actions, {"seat": seat, "play": CARD_STR[card]})
-    # What card play never changes (State.copy's other fields).
+    # What card play never changes (Draft.of's other fields).
     new.phase = state.phase
     new.contract = state.contract
     new.lock = state.lock
@@ -326,7 +330,6 @@ def play_card(state: State, card: int) -> State:
     new.pending = state.pending
     new.outcome = state.outcome
     new._setup = state._setup
-    new._own = state._own = False
     trick = state.trick
     if len(trick) < 3:
         new.trick = (*trick, (seat, card))
@@ -334,14 +337,18 @@ def play_card(state: State, card: int) -> State:
         new.leader = state.leader
         new.tricks = state.tricks
         new.points = state.points
+        # Draft.freeze without its setup check: nothing above writes the setup.
+        new.__class__ = State  # type: ignore[assignment]  # Draft.freeze, see above
         return new
     new.tricks = state.tricks
     new.points = state.points
     new.leader = state.leader
     _close_trick(new, (*trick, (seat, card)))
-    if new.outcome is not None:
-        end_deal(new)
-    return new
+    if new.outcome is None:
+        new.__class__ = State  # type: ignore[assignment]  # as above
+        return new
+    end_deal(new)
+    return new.freeze()
 
 
 _blank = object.__new__
@@ -363,7 +370,7 @@ def _explain_unplayable(st: State, hand: int) -> None:
     )
 
 
-def _claim(st: State, seat: int) -> None:
+def _claim(st: Draft, seat: int) -> None:
     """D26: the claimer's team takes every remaining card and the last trick."""
     trump = st.trump
     remaining = sum(card_points(card, trump) for hand in st.hands for card in cards_of(hand))

@@ -10,8 +10,9 @@ from __future__ import annotations
 import functools
 import itertools
 
-from .cards import CARD_STR, SUIT_MASKS, Rank, card_at, rank_of, suit_of, suit_pattern
+from .cards import CARD_STR, SUIT_MASKS, SUIT_SHIFT, Rank, card_at, rank_of, suit_of, suit_pattern
 from .errors import InvalidDeclaration
+from .shapes import ProjectItem
 
 Project = tuple[str, tuple[int, ...]]
 
@@ -36,6 +37,8 @@ def is_run(cards: tuple[int, ...]) -> bool:
 _RUN_STARTS = 0x3F3F3F3F
 # Bits T J Q K A of one suit's byte: the ranks whose four of a kind counts (D19).
 _KIND_BITS = 0xF8
+# How far each of hearts, diamonds and clubs sits above spades in a hand mask.
+_H, _D, _C = SUIT_SHIFT[1:]
 
 
 def holds_project(hand: int) -> bool:
@@ -43,7 +46,7 @@ def holds_project(hand: int) -> bool:
     of a kind of T, J, Q, K or A); a quick test before ``candidates``."""
     if hand & hand >> 1 & hand >> 2 & _RUN_STARTS:
         return True
-    return bool(hand & hand >> 8 & hand >> 16 & hand >> 24 & _KIND_BITS)
+    return bool(hand & hand >> _H & hand >> _D & hand >> _C & _KIND_BITS)
 
 
 def candidates(hand: int, sun: bool) -> list[Project]:
@@ -55,7 +58,7 @@ def candidates(hand: int, sun: bool) -> list[Project]:
         return []
     found: list[Project] = []
     for suit in (0, 1, 2, 3):
-        pattern = hand >> (suit << 3) & 0xFF
+        pattern = hand >> SUIT_SHIFT[suit] & 0xFF
         if pattern:
             found += _RUNS[suit][pattern]
     for rank, mask in zip(_FOUR_RANKS, _FOUR_MASKS, strict=True):
@@ -101,7 +104,7 @@ _ACES = ("hundred", "four_hundred")
 # The runs of one suit's 8-bit pattern, as scan_candidates lists them, by
 # suit and pattern (four of a kind never comes from one suit, so ``sun`` is moot).
 _RUNS = tuple(
-    tuple(tuple(scan_candidates(pattern << (8 * suit), False)) for pattern in range(256))
+    tuple(tuple(scan_candidates(pattern << SUIT_SHIFT[suit], False)) for pattern in range(256))
     for suit in range(4)
 )
 
@@ -274,7 +277,7 @@ def counting_team(
     return best_team
 
 
-def describe(project: Project) -> dict[str, object]:
+def describe(project: Project) -> ProjectItem:
     """The notation form of a project."""
     kind, cards = project
     return {"project": kind, "cards": [CARD_STR[c] for c in cards]}

@@ -22,6 +22,7 @@ from .cards import (
     PLAIN_STRENGTH,
     PLAIN_WEAKEST,
     SUIT_MASKS,
+    SUIT_SHIFT,
     TRUMP_BEST,
     TRUMP_STRENGTH,
     TRUMP_WEAKEST,
@@ -39,12 +40,13 @@ def can_claim(hands: tuple[int, int, int, int], claimer: int, trump: int, lock: 
     # an other seat holding a card above the claimer's best of a suit the
     # claimer holds (condition 1 of _hopeless for the first lead of that suit).
     others = a | b | c
-    for shift in (0, 8, 16, 24):
+    trump_shift = SUIT_SHIFT[trump] if trump >= 0 else -1
+    for shift in SUIT_SHIFT:
         pattern = mine >> shift & 0xFF
         if pattern:
             theirs = others >> shift & 0xFF
             if theirs:
-                best = TRUMP_BEST if shift == trump << 3 else PLAIN_BEST
+                best = TRUMP_BEST if shift == trump_shift else PLAIN_BEST
                 if best[theirs] > best[pattern]:
                     return False
     if _hopeless(mine, a, b, c, trump, lock):
@@ -94,7 +96,7 @@ def _hopeless(mine: int, a: int, b: int, c: int, trump: int, lock: bool) -> bool
     hold trumps needs the search.
     """
     for suit in range(4):
-        shift = suit * 8
+        shift = SUIT_SHIFT[suit]
         pattern = mine >> shift & 0xFF
         if not pattern:
             continue

@@ -8,11 +8,10 @@ apply, and the match ends at 152 (D27-D29).
 
 from __future__ import annotations
 
-from typing import Any
-
 from .cards import SUITS
 from .projects import VALUES
-from .state import TARGET, Phase, RoundResult, State, team_index
+from .shapes import ResultContract
+from .state import TARGET, Draft, Phase, RoundResult, team_index
 
 SWEEP_BONUS = 90  # D21, D25
 LAST_TRICK_BONUS = 10  # D1, D21
@@ -37,8 +36,8 @@ def convert(total: int, sun: bool) -> int:
     return (total + 5) // 10
 
 
-def end_deal(st: State) -> None:
-    """Scores the finished deal in ``st`` (a fresh copy) and moves the match on."""
+def end_deal(st: Draft) -> None:
+    """Scores the finished deal in ``st`` (a Draft) and moves the match on."""
     outcome = st.outcome
     if outcome in ("redeal", "all_passed"):
         _record(
@@ -107,7 +106,7 @@ def game_points(
     return deal_winner, points
 
 
-def _score_played(st: State) -> None:
+def _score_played(st: Draft) -> None:
     contract = st.contract
     assert contract is not None
     sun = contract.sun
@@ -144,7 +143,7 @@ def _score_played(st: State) -> None:
 
     score_a = st.score_a + points[0]
     score_b = st.score_b + points[1]
-    contract_json: dict[str, Any] = {
+    contract_json: ResultContract = {
         "type": contract.kind,
         "trump": SUITS[contract.trump] if contract.trump >= 0 else None,
         "bidder": contract.bidder,
@@ -193,7 +192,7 @@ def _score_played(st: State) -> None:
     _record(st, result, winner)
 
 
-def _record(st: State, result: RoundResult, winner: str | None) -> None:
+def _record(st: Draft, result: RoundResult, winner: str | None) -> None:
     setup = st.own_setup()
     setup.results = (*setup.results, result)
     setup.winner = winner

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .state import FIELDS, Contract, Phase, RoundResult, State, Trick
+from .state import FIELDS, Contract, Draft, Phase, RoundResult, State, Trick
 
 # Bump whenever the same actions could give a different state or result
 # (a rule or scoring change), or the snapshot layout changes: stored
@@ -92,7 +92,7 @@ def restore(data: dict[str, Any], earlier: Sequence[RoundResult] = ()) -> State:
     if len(earlier) != start:
         raise ValueError(f"the snapshot needs the results of {start} earlier deals")
     fields = data["state"]
-    st = State.blank()
+    st = Draft.blank()
     for name in _STATE_FIELDS:
         setattr(st, name, fields[name])
     st.results = (*earlier, *own)
@@ -111,4 +111,4 @@ def restore(data: dict[str, Any], earlier: Sequence[RoundResult] = ()) -> State:
         for leader, plays, winner in fields["tricks"]
     )
     st.deal_actions = tuple(fields["deal_actions"])
-    return st
+    return st.freeze()

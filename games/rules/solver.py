@@ -29,14 +29,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import (
+    ALL_CARDS,
     CARD_OF,
     CARD_STR,
     PLAIN_POINTS,
     PLAIN_STRENGTH,
     SUIT_MASKS,
+    SUIT_OF,
+    SUIT_SHIFT,
     TRUMP_POINTS,
     TRUMP_STRENGTH,
+    card_at,
     cards_of,
+    rank_of,
+    suit_of,
+    suit_pattern,
 )
 from .engine import legal_actions
 from .scoring import LAST_TRICK_BONUS
@@ -45,6 +52,10 @@ from .state import Phase, State
 SOLVER_VERSION = 1
 
 _INFINITY = 1 << 20
+# (suit, SUIT_SHIFT[suit]) for the four suits, for the search's per-node loop.
+_SUIT_SHIFTS = tuple(enumerate(SUIT_SHIFT))
+# SUIT_SHIFT by name, for the search's remaining-points sum.
+_S, _H, _D, _C = SUIT_SHIFT
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +259,7 @@ def legal_cards(hand: int, trick: Sequence[tuple[int, int]], trump: int, lock: b
             if others:
                 return others
         return hand
-    follow = hand & SUIT_MASKS[trick[0][1] >> 3]
+    follow = hand & SUIT_MASKS[suit_of(trick[0][1])]
     if follow:
         return follow
     if trump >= 0:
@@ -272,21 +283,25 @@ _TABLES: dict[int, _Tables] = {}
 def _tables(trump: int) -> _Tables:
     """Card points and trick power by card, card points and best power by suit
     pattern, and an empty cache of equivalent-card runs (``_representatives``)."""
-    points = tuple((TRUMP_POINTS if c >> 3 == trump else PLAIN_POINTS)[c & 7] for c in range(32))
+    points = tuple(
+        (TRUMP_POINTS if suit_of(c) == trump else PLAIN_POINTS)[rank_of(c)] for c in ALL_CARDS
+    )
     # Trick power: a trump beats every plain card; a plain card only
     # counts in the led suit (``_card`` checks the suit).
     power = tuple(
-        100 + TRUMP_STRENGTH[c & 7] if c >> 3 == trump else PLAIN_STRENGTH[c & 7] for c in range(32)
+        100 + TRUMP_STRENGTH[rank_of(c)] if suit_of(c) == trump else PLAIN_STRENGTH[rank_of(c)]
+        for c in ALL_CARDS
     )
     suit_points = tuple(
         tuple(
-            sum(points[8 * s + r] for r in range(8) if pattern >> r & 1) for pattern in range(256)
+            sum(points[card_at(s, r)] for r in range(8) if pattern >> r & 1)
+            for pattern in range(256)
         )
         for s in range(4)
     )
     best_power = tuple(
         tuple(
-            max((power[8 * s + r] for r in range(8) if pattern >> r & 1), default=-1)
+            max((power[card_at(s, r)] for r in range(8) if pattern >> r & 1), default=-1)
             for pattern in range(256)
         )
         for s in range(4)
@@ -336,10 +351,10 @@ class _Solver:
         sp = self.suit_points
         return (
             LAST_TRICK_BONUS
-            + sp[0][cards & 0xFF]
-            + sp[1][cards >> 8 & 0xFF]
-            + sp[2][cards >> 16 & 0xFF]
-            + sp[3][cards >> 24 & 0xFF]
+            + sp[0][cards >> _S & 0xFF]
+            + sp[1][cards >> _H & 0xFF]
+            + sp[2][cards >> _D & 0xFF]
+            + sp[3][cards >> _C & 0xFF]
         )
 
     def _start(self, position: Position) -> tuple[list[int], int, list[int], int, int]:
@@ -349,9 +364,9 @@ class _Solver:
         leader = position.trick[0][0] - 1 if position.trick else position.turn - 1
         top, top_at = -1, 0
         if trick:
-            led = trick[0] >> 3
+            led = suit_of(trick[0])
             for k, card in enumerate(trick):
-                suit = card >> 3
+                suit = suit_of(card)
                 p = self.power[card] if suit == led or suit == self.trump else -1
                 if p > top:
                     top, top_at = p, k
@@ -375,9 +390,9 @@ class _Solver:
             in_play |= 1 << card
         out: list[int] = []
         for suit in (0, 1, 2, 3):
-            mine = playable >> (8 * suit) & 0xFF
+            mine = suit_pattern(playable, suit)
             if mine:
-                for run in self._runs(suit, mine, in_play >> (8 * suit) & 0xFF):
+                for run in self._runs(suit, mine, suit_pattern(in_play, suit)):
                     if self._keeps(hands, leader, trick, top, top_at, seat, run[0], target):
                         out += run
         return out
@@ -404,8 +419,8 @@ class _Solver:
         hands[seat] ^= 1 << card
         trick.append(card)
         k = len(trick) - 1
-        suit = card >> 3
-        p = self.power[card] if suit == trick[0] >> 3 or suit == self.trump else -1
+        suit = suit_of(card)
+        p = self.power[card] if suit == suit_of(trick[0]) or suit == self.trump else -1
         t, t_at = (p, k) if p > top else (top, top_at)
         if k == 3:
             v = self._finish(hands, leader, trick, t_at, alpha, beta)
@@ -427,8 +442,8 @@ class _Solver:
             hands[seat] ^= 1 << card
             trick.append(card)
             k = len(trick) - 1
-            suit = card >> 3
-            p = self.power[card] if suit == trick[0] >> 3 or suit == self.trump else -1
+            suit = suit_of(card)
+            p = self.power[card] if suit == suit_of(trick[0]) or suit == self.trump else -1
             t, t_at = (p, k) if p > top else (top, top_at)
             if k == 3:
                 v = self._bisect_finish(hands, leader, trick, t_at, total)
@@ -537,15 +552,16 @@ class _Solver:
         points = self.points
         power = self.power
         trump = self.trump
+        suit_of_card = SUIT_OF
         lead = hands[leader].bit_length() - 1
-        led = lead >> 3
+        led = suit_of_card[lead]
         top, winner = power[lead], leader
         total = points[lead] + LAST_TRICK_BONUS
         for k in (1, 2, 3):
             seat = (leader + k) & 3
             card = hands[seat].bit_length() - 1
             total += points[card]
-            suit = card >> 3
+            suit = suit_of_card[card]
             if (suit in (led, trump)) and power[card] > top:
                 top, winner = power[card], seat
         return 0 if winner & 1 else total
@@ -569,9 +585,10 @@ class _Solver:
         trump = self.trump
         power = self.power
         points = self.points
+        suit_of_card = SUIT_OF
         in_play = hands[0] | hands[1] | hands[2] | hands[3]
         if k:
-            led = trick[0] >> 3
+            led = suit_of_card[trick[0]]
             playable = hand & SUIT_MASKS[led] or hand & self.trump_mask or hand
             for card in trick:
                 in_play |= 1 << card
@@ -582,10 +599,10 @@ class _Solver:
                 playable = hand
         groups = self.groups
         cards: list[int] = []
-        for suit in (0, 1, 2, 3):
-            mine = playable >> (8 * suit) & 0xFF
+        for suit, shift in _SUIT_SHIFTS:
+            mine = playable >> shift & 0xFF
             if mine:
-                theirs = in_play >> (8 * suit) & 0xFF
+                theirs = in_play >> shift & 0xFF
                 gkey = suit << 16 | mine << 8 | theirs
                 reps = groups.get(gkey)
                 if reps is None:
@@ -601,7 +618,7 @@ class _Solver:
             hands[seat] = hand ^ (1 << card)
             trick.append(card)
             if k:
-                suit = card >> 3
+                suit = suit_of_card[card]
                 p = power[card] if suit in (led, trump) else -1
             else:
                 p = power[card]
@@ -653,14 +670,16 @@ class _Solver:
         trick (cheaply when an opponent holds it), then cheap discards."""
         points = self.points
         power = self.power
+        suit_of_card = SUIT_OF
         if not k:
             first = self.best_lead.get(key, -1) if key is not None else -1
             best_power = self.best_power
             ranked = []
             for card in cards:
+                suit = suit_of_card[card]
                 if card == first:
                     ranked.append((-1000, card))
-                elif power[card] == best_power[card >> 3][in_play >> (card & 0x18) & 0xFF]:
+                elif power[card] == best_power[suit][in_play >> SUIT_SHIFT[suit] & 0xFF]:
                     ranked.append((-100 - points[card], card))  # a master: cash it
                 else:
                     ranked.append((points[card], card))
@@ -672,7 +691,7 @@ class _Solver:
             return sorted(cards, key=points.__getitem__, reverse=True)
         ranked = []
         for card in cards:
-            suit = card >> 3
+            suit = suit_of_card[card]
             p = power[card] if suit in (led, trump) else -1
             ranked.append((p - 1000 if p > top else points[card], card))
         ranked.sort()
@@ -694,9 +713,9 @@ class _Solver:
         for r in ranks:
             if mine >> r & 1:
                 if previous >= 0 and points[previous] == points[r]:
-                    runs[-1].append(8 * suit + r)
+                    runs[-1].append(card_at(suit, r))
                 else:
-                    runs.append([8 * suit + r])
+                    runs.append([card_at(suit, r)])
                 previous = r
             else:
                 previous = -1

@@ -1,20 +1,24 @@
 """The immutable game state and the records it holds.
 
-``State`` is a value: the engine builds a new one for every action and never
-changes one it has handed out (``apply`` copies, then fills in the copy).
-Fields are plain ints, tuples and bitmasks so that copying and replaying a
-whole match stays cheap.
+``State`` is a value: a frozen dataclass that refuses every write, at run
+time and to the type checker. The engine builds each new one as a ``Draft``
+(the same fields, writable), then freezes it in place. Fields are plain
+ints, tuples and bitmasks so that building and replaying a whole match
+stays cheap.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from enum import Enum
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from .cards import SUITS
 from .projects import Project
+from .shapes import Action, ContractRecord, ResultContract, RoundJSON
+
+_T = TypeVar("_T")
 
 
 class Phase(Enum):
@@ -69,7 +73,7 @@ class Contract:
         """Ashkal is played and scored exactly as Sun (D11)."""
         return self.kind != "hokum"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ContractRecord:
         return {
             "type": self.kind,
             "trump": SUITS[self.trump] if self.trump >= 0 else None,
@@ -85,7 +89,7 @@ class RoundResult:
 
     dealer: int
     outcome: str  # played, sawa, all_passed, redeal
-    contract: dict[str, Any] | None  # notation form: type, trump, bidder, ...
+    contract: ResultContract | None
     card_points: tuple[int, int]
     projects: tuple[tuple[tuple[int, str, int], ...], tuple[tuple[int, str, int], ...]]
     baloot: tuple[int, int]
@@ -96,8 +100,12 @@ class RoundResult:
     _explained: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        """The round object of ``python -m games.rules score`` (notation.md)."""
-        return {
+        """The round object of ``python -m games.rules score`` (notation.md).
+
+        A ``RoundJSON`` (``shapes.py``), typed as a plain dict for the site's
+        callers, which index its nested values freely.
+        """
+        shaped: RoundJSON = {
             "dealer": self.dealer,
             "outcome": self.outcome,
             "contract": self.contract,
@@ -110,6 +118,7 @@ class RoundResult:
             "points": {"A": self.points[0], "B": self.points[1]},
             "score": {"A": self.score[0], "B": self.score[1]},
         }
+        return cast("dict[str, Any]", shaped)
 
     def explain(self) -> dict[str, Any]:
         """``to_json`` plus the breakdown a result panel shows (rounding, defeat...).
@@ -119,8 +128,7 @@ class RoundResult:
         """
         explained = self._explained
         if explained is None:
-            explained = self.to_json()
-            explained.update(self.details)
+            explained = {**self.to_json(), **self.details}
             object.__setattr__(self, "_explained", explained)
         return dict(explained)
 
@@ -173,33 +181,57 @@ class Trick(NamedTuple):
     winner: int
 
 
-class _Setup:
-    """The fields of a State that change at most a few times per deal (the
-    match score, the dealing, the multipliers, who bid what), kept apart so
-    that copying a State for each action copies only the fields that change
-    with actions. Shared between copies until one of them writes (``State``
-    handles that)."""
+def _refuse_write(self: object, name: str, value: object = None) -> None:
+    raise FrozenInstanceError(f"{type(self).__name__} is immutable: cannot change {name!r}")
 
-    __slots__ = (
-        "ashkal_caller",
-        "counting",
-        "dealer",
-        "dealt",
-        "deck",
-        "double_step",
-        "faceup",
-        "first_doubler",
-        "gahwa",
-        "hokum_bidder",
-        "mode",
-        "multiplier",
-        "next_dealer",
-        "redeal_seat",
-        "results",
-        "score_a",
-        "score_b",
-        "winner",
-    )
+
+def _refusing(cls: type[_T]) -> type[_T]:
+    """``cls`` with every attribute write and delete refused.
+
+    The frozen dataclass's own __setattr__ and __delattr__ refuse its fields
+    but, on a slotted class under Python 3.11, fail with a confusing
+    TypeError for any other name (the setup properties, ``__class__``).
+    """
+    setattr(cls, "__setattr__", _refuse_write)  # noqa: B010 - the dataclass forbids defining it
+    setattr(cls, "__delattr__", _refuse_write)  # noqa: B010
+    return cls
+
+
+_new = object.__new__
+
+
+# The fields of a State that change at most a few times per deal (the match
+# score, the dealing, the multipliers, who bid what), by name. They live in a
+# record of their own, shared by every State of a deal until one of them is
+# written, so that building the State of each action copies only the fields
+# that change with actions.
+SETUP_FIELDS = (
+    "ashkal_caller",
+    "counting",
+    "dealer",
+    "dealt",
+    "deck",
+    "double_step",
+    "faceup",
+    "first_doubler",
+    "gahwa",
+    "hokum_bidder",
+    "mode",
+    "multiplier",
+    "next_dealer",
+    "redeal_seat",
+    "results",
+    "score_a",
+    "score_b",
+    "winner",
+)
+
+
+@_refusing
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+class _Setup:
+    """The setup fields of a State (``SETUP_FIELDS``), frozen like the State
+    that holds them; ``_SetupDraft`` is the form the engine writes."""
 
     ashkal_caller: int
     counting: int
@@ -220,8 +252,9 @@ class _Setup:
     score_b: int
     winner: str | None
 
-    def copy(self) -> _Setup:
-        new = _Setup.__new__(_Setup)
+    def thaw(self) -> _SetupDraft:
+        """A writable copy, for a Draft about to change a setup field."""
+        new = _new(_SetupDraft)
         new.ashkal_caller = self.ashkal_caller
         new.counting = self.counting
         new.dealer = self.dealer
@@ -243,68 +276,17 @@ class _Setup:
         return new
 
 
-class State:
-    """A match at one moment. Treat as immutable: the engine never mutates a
-    State it has returned; ``apply`` works on a fresh ``copy``.
+class _SetupDraft(_Setup):
+    """A ``_Setup`` the engine may write: its own, not yet shared. Freezing
+    turns it into a ``_Setup`` in place (same layout, another class)."""
 
-    The fields listed in ``FIELDS`` read and write as plain attributes. Those
-    that change with cards and bids live in the State itself; the others in
-    a ``_Setup`` shared with the copies until a write (copy on write), since a
-    copy is made for every action.
-    """
-
-    if not TYPE_CHECKING:
-        # Hidden from the type checker, which would refuse writes to the
-        # setup fields: it cannot see the properties made below the class.
-        __slots__ = (
-            "_own",
-            "_setup",
-            "acted",
-            "baloot_done",
-            "baloot_ok",
-            "bid_round",
-            "bid_stage",
-            "calls",
-            "contract",
-            "deal_actions",
-            "declared",
-            "hands",
-            "leader",
-            "lock",
-            "outcome",
-            "pending",
-            "phase",
-            "points",
-            "trick",
-            "tricks",
-            "turn",
-        )
-
-    baloot_done: int
-    baloot_ok: int
-    contract: Contract | None
-    deal_actions: tuple[dict[str, Any], ...]
-    hands: tuple[int, int, int, int]
-    leader: int
-    lock: bool
-    outcome: str | None
-    phase: Phase
-    points: tuple[int, int]
-    trick: tuple[Play, ...]
-    tricks: tuple[Trick, ...]
-    turn: int | None
-    acted: int
-    bid_round: int
-    bid_stage: int
-    calls: tuple[tuple[int, str], ...]
-    declared: tuple[tuple[Project, ...] | None, ...]
-    pending: tuple[int, ...]
-    _own: bool
-    _setup: _Setup
+    __slots__ = ()
+    # Both, so that CPython keeps its plain C slot writes (a class that
+    # inherits a Python __delattr__ gets the slow generic dispatch).
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
 
     if TYPE_CHECKING:
-        __slots__: tuple[str, ...]
-        # Properties over ``_setup``, made below the class.
         ashkal_caller: int
         counting: int
         dealer: int
@@ -324,54 +306,63 @@ class State:
         score_b: int
         winner: str | None
 
-    @classmethod
-    def blank(cls) -> State:
-        """A State with no field set yet, for the engine to fill in."""
-        new = cls.__new__(cls)
-        new._setup = _Setup.__new__(_Setup)
-        new._own = True
-        return new
 
-    def own_setup(self) -> _Setup:
-        """The setup fields, copied first if shared: for the engine to write
-        several of them at once on a State it is building."""
-        if not self._own:
-            self._setup = self._setup.copy()
-            self._own = True
-        return self._setup
+@_refusing
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+class State:
+    """A match at one moment: a value that nothing can change.
 
-    def copy(self) -> State:
-        """A full copy: every field holds an immutable value, and the setup
-        fields are shared until either side writes one.
+    Every attribute write or delete raises ``FrozenInstanceError``, and the
+    type checker refuses them too. The engine makes each new State as a
+    ``Draft``, which it writes and then freezes (``Draft.freeze``) before
+    handing it out; the Drafts never leave the engine.
 
-        Spelt out field by field: it runs once per action, and straight
-        assignments are several times faster than a loop over the slots.
-        """
-        new = State.__new__(State)
-        new.baloot_done = self.baloot_done
-        new.baloot_ok = self.baloot_ok
-        new.contract = self.contract
-        new.deal_actions = self.deal_actions
-        new.hands = self.hands
-        new.leader = self.leader
-        new.lock = self.lock
-        new.outcome = self.outcome
-        new.phase = self.phase
-        new.points = self.points
-        new.trick = self.trick
-        new.tricks = self.tricks
-        new.turn = self.turn
-        new.acted = self.acted
-        new.bid_round = self.bid_round
-        new.bid_stage = self.bid_stage
-        new.calls = self.calls
-        new.declared = self.declared
-        new.pending = self.pending
-        new._setup = self._setup
-        new._own = False
-        # Both sides now share the setup: the next write on either copies it.
-        self._own = False
-        return new
+    The setup fields (``SETUP_FIELDS``) read as attributes too but live in a
+    frozen ``_Setup`` record that the States of a deal share.
+    """
+
+    acted: int
+    baloot_done: int
+    baloot_ok: int
+    bid_round: int
+    bid_stage: int
+    calls: tuple[tuple[int, str], ...]
+    contract: Contract | None
+    deal_actions: tuple[Action, ...]
+    declared: tuple[tuple[Project, ...] | None, ...]
+    hands: tuple[int, int, int, int]
+    leader: int
+    lock: bool
+    outcome: str | None
+    pending: tuple[int, ...]
+    phase: Phase
+    points: tuple[int, int]
+    trick: tuple[Play, ...]
+    tricks: tuple[Trick, ...]
+    turn: int | None
+    _setup: _Setup
+
+    if TYPE_CHECKING:
+        # Read-only properties over ``_setup``, made below the class (for the
+        # type checker, frozen fields like the others).
+        ashkal_caller: int
+        counting: int
+        dealer: int
+        dealt: tuple[int, int, int, int]
+        deck: tuple[int, ...]
+        double_step: int
+        faceup: int
+        first_doubler: int
+        gahwa: bool
+        hokum_bidder: int
+        mode: str
+        multiplier: int
+        next_dealer: int
+        redeal_seat: int
+        results: tuple[RoundResult, ...]
+        score_a: int
+        score_b: int
+        winner: str | None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
@@ -385,6 +376,12 @@ class State:
             f"<State {self.phase.value} dealer={self.dealer} turn={self.turn} "
             f"score={self.score_a}-{self.score_b}>"
         )
+
+    def __copy__(self) -> State:
+        return self
+
+    def __deepcopy__(self, memo: object) -> State:
+        return self
 
     @property
     def score(self) -> dict[str, int]:
@@ -411,23 +408,137 @@ class State:
         return (seat - self.dealer - 1) % 4 + 1
 
 
-def _setup_field(name: str) -> property:
-    """A State attribute stored in its ``_setup``, copied before the first write."""
+class Draft(State):
+    """The engine's private builder of the next State: the same fields, writable.
 
-    def write(self: State, value: object) -> None:
-        if not self._own:
-            self._setup = self._setup.copy()
-            self._own = True
-        setattr(self._setup, name, value)
+    ``Draft.of(state)`` starts from a State (sharing its setup record until
+    a setup field is written); ``freeze`` turns the Draft into a State in
+    place and returns it, so nothing copies the fields a second time. A Draft
+    is never handed out: once frozen, writing it raises like any State.
+    """
+
+    __slots__ = ()
+    # See _SetupDraft: both, for the plain C slot writes.
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+    if TYPE_CHECKING:
+        acted: int
+        baloot_done: int
+        baloot_ok: int
+        bid_round: int
+        bid_stage: int
+        calls: tuple[tuple[int, str], ...]
+        contract: Contract | None
+        deal_actions: tuple[Action, ...]
+        declared: tuple[tuple[Project, ...] | None, ...]
+        hands: tuple[int, int, int, int]
+        leader: int
+        lock: bool
+        outcome: str | None
+        pending: tuple[int, ...]
+        phase: Phase
+        points: tuple[int, int]
+        trick: tuple[Play, ...]
+        tricks: tuple[Trick, ...]
+        turn: int | None
+        _setup: _Setup
+        # Properties over ``_setup``, made below the class, that thaw it
+        # before the first write.
+        ashkal_caller: int
+        counting: int
+        dealer: int
+        dealt: tuple[int, int, int, int]
+        deck: tuple[int, ...]
+        double_step: int
+        faceup: int
+        first_doubler: int
+        gahwa: bool
+        hokum_bidder: int
+        mode: str
+        multiplier: int
+        next_dealer: int
+        redeal_seat: int
+        results: tuple[RoundResult, ...]
+        score_a: int
+        score_b: int
+        winner: str | None
+
+    @classmethod
+    def blank(cls) -> Draft:
+        """A Draft with no field set yet, for the engine to fill in."""
+        new = _new(cls)
+        new._setup = _new(_SetupDraft)
+        return new
+
+    @classmethod
+    def of(cls, state: State) -> Draft:
+        """A Draft holding every field of ``state``, its setup record shared.
+
+        Spelt out field by field: it runs once per action, and straight
+        assignments are several times faster than a loop over the slots.
+        """
+        new = _new(cls)
+        new.acted = state.acted
+        new.baloot_done = state.baloot_done
+        new.baloot_ok = state.baloot_ok
+        new.bid_round = state.bid_round
+        new.bid_stage = state.bid_stage
+        new.calls = state.calls
+        new.contract = state.contract
+        new.deal_actions = state.deal_actions
+        new.declared = state.declared
+        new.hands = state.hands
+        new.leader = state.leader
+        new.lock = state.lock
+        new.outcome = state.outcome
+        new.pending = state.pending
+        new.phase = state.phase
+        new.points = state.points
+        new.trick = state.trick
+        new.tricks = state.tricks
+        new.turn = state.turn
+        new._setup = state._setup
+        return new
+
+    def own_setup(self) -> _SetupDraft:
+        """The setup fields, thawed first if shared: for the engine to write
+        several of them at once."""
+        setup = self._setup
+        if type(setup) is _SetupDraft:
+            return setup
+        thawed = self._setup = setup.thaw()
+        return thawed
+
+    def freeze(self) -> State:
+        """This Draft, now a State (its setup record frozen too); write it no more."""
+        setup = self._setup
+        if type(setup) is _SetupDraft:
+            setup.__class__ = _Setup  # type: ignore[assignment]  # same layout, frozen
+        self.__class__ = State  # type: ignore[assignment]  # same layout, frozen
+        return self
+
+
+def _setup_field(name: str, writable: bool) -> property:
+    """A State attribute stored in its ``_setup``; on a Draft, written after
+    thawing the setup record if it is still shared."""
+
+    def write(self: Draft, value: object) -> None:
+        # own_setup, spelt out: one call fewer per write.
+        setup = self._setup
+        if type(setup) is not _SetupDraft:
+            setup = self._setup = setup.thaw()
+        setattr(setup, name, value)
 
     # attrgetter reads through ``_setup`` without a Python-level call.
-    return property(attrgetter(f"_setup.{name}"), write)
+    return property(attrgetter(f"_setup.{name}"), write if writable else None)
 
 
-for _name in _Setup.__slots__:
-    setattr(State, _name, _setup_field(_name))
+for _name in SETUP_FIELDS:
+    setattr(State, _name, _setup_field(_name, writable=False))
+    setattr(Draft, _name, _setup_field(_name, writable=True))
 
-# Every field of a State, by name (the private ``_setup`` and ``_own`` aside).
+# Every field of a State, by name (the private ``_setup`` aside).
 FIELDS: tuple[str, ...] = tuple(
-    sorted(n for n in (*State.__slots__, *_Setup.__slots__) if not n.startswith("_"))
+    sorted(n for n in (*State.__slots__, *SETUP_FIELDS) if not n.startswith("_"))
 )

@@ -12,11 +12,23 @@ the claim is shown, as players lay their cards down at a real table).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from .cards import CARD_STR, cards_of, sort_hand, strength
+from .cards import CARD_STR, cards_of, sort_hand, strength, suit_of
 from .engine import legal_actions
-from .projects import describe
+from .projects import Project
+from .shapes import (
+    Action,
+    BidView,
+    ContractView,
+    History,
+    HistoryPlay,
+    OwnView,
+    ShownHand,
+    ShownProject,
+    TrickView,
+    View,
+)
 from .state import TEAMS, Phase, State, Trick, team_index
 
 _LIVE = (Phase.BIDDING, Phase.DOUBLING, Phase.DECLARING, Phase.PLAYING)
@@ -34,6 +46,8 @@ def view_for(
     view shows alike instead of working it out again (the views share its
     values, which nobody changes). Raises ValueError for a seat outside 1-4,
     or a ``public`` view that is a seat's.
+
+    A ``View`` (``shapes.py``), typed as a plain dict for the site's callers.
     """
     if seat is not None and seat not in (1, 2, 3, 4):
         raise ValueError(f"seat must be 1-4 or None, not {seat!r}")
@@ -51,7 +65,7 @@ def view_for(
     trump = contract.trump if contract else -1
     revealed = len(state.tricks) >= 1 or not live
     results = [r.explain() for r in state.results]
-    view: dict[str, Any] = {
+    view: View = {
         "seat": own["seat"],
         "team": own["team"],
         "mode": state.mode,
@@ -89,10 +103,10 @@ def view_for(
         "timed_out": own["timed_out"],
         "legal": own["legal"],
     }
-    return view
+    return cast("dict[str, Any]", view)
 
 
-def _own(state: State, seat: int | None) -> dict[str, Any]:
+def _own(state: State, seat: int | None) -> OwnView:
     """The keys of ``OWN``: what the view of ``seat`` holds for that seat alone."""
     phase = state.phase
     live = phase in _LIVE
@@ -112,41 +126,47 @@ def _hand(state: State, seat: int, trump: int) -> list[str]:
     return [CARD_STR[c] for c in sort_hand(state.hands[seat - 1], trump)]
 
 
-def _public_bids(state: State) -> list[dict[str, Any]]:
+def _public_bids(state: State) -> list[BidView]:
     bids = [a for a in state.deal_actions if "bid" in a or "redeal" in a]
     # D12: a second round only follows four passes, so its bids start at the fifth.
     second = state.bid_round == 2
     return [_public_bid(a, 2 if second and i >= 4 else 1) for i, a in enumerate(bids)]
 
 
-def _public_bid(action: dict[str, Any], bid_round: int) -> dict[str, Any]:
-    out = {"seat": action["seat"], "auto": bool(action.get("auto")), "round": bid_round}
-    if "redeal" in action:
-        out["bid"] = "redeal"
-    else:
-        out["bid"] = action["bid"]
-        if "trump" in action:
-            out["trump"] = action["trump"]
+def _public_bid(action: Action, bid_round: int) -> BidView:
+    out: BidView = {
+        "seat": action["seat"],
+        "auto": bool(action.get("auto")),
+        "round": bid_round,
+        "bid": "redeal" if "redeal" in action else action["bid"],
+    }
+    if "trump" in action:
+        out["trump"] = action["trump"]
     return out
 
 
-def _contract(state: State) -> dict[str, Any]:
+def _contract(state: State) -> ContractView:
     contract = state.contract
     assert contract is not None
-    out = contract.to_json()
-    out.update(multiplier=state.multiplier, lock=state.lock, gahwa=state.gahwa)
-    return out
+    return {
+        **contract.to_json(),
+        "multiplier": state.multiplier,
+        "lock": state.lock,
+        "gahwa": state.gahwa,
+    }
 
 
-def _declaration(projects: Any, revealed: bool) -> list[dict[str, Any]] | None:
+def _declaration(projects: tuple[Project, ...] | None, revealed: bool) -> list[ShownProject] | None:
     if projects is None:
         return None
     if revealed:
-        return [describe(p) for p in projects]
+        return [
+            {"project": kind, "cards": [CARD_STR[c] for c in cards]} for kind, cards in projects
+        ]
     return [{"project": kind, "cards": None} for kind, _ in projects]
 
 
-def _trick(trick: Trick) -> dict[str, Any]:
+def _trick(trick: Trick) -> TrickView:
     return {
         "leader": trick.leader,
         "cards": [{"seat": s, "card": CARD_STR[c]} for s, c in trick.plays],
@@ -154,17 +174,17 @@ def _trick(trick: Trick) -> dict[str, Any]:
     }
 
 
-def _redeal(state: State) -> dict[str, Any]:
+def _redeal(state: State) -> ShownHand:
     seat = state.redeal_seat
     return {"seat": seat, "cards": [CARD_STR[c] for c in cards_of(state.dealt[seat - 1])]}
 
 
 def _winning(trick: tuple[tuple[int, int], ...], trump: int) -> int:
     """The seat whose card wins ``trick`` so far (D2): the highest trump, else of the led suit."""
-    led = trick[0][1] >> 3
+    led = suit_of(trick[0][1])
     best_seat, best = trick[0][0], (False, -1)
     for seat, card in trick:
-        suit = card >> 3
+        suit = suit_of(card)
         if suit != trump and suit != led:
             continue
         power = (suit == trump, strength(card, trump))
@@ -173,7 +193,7 @@ def _winning(trick: tuple[tuple[int, int], ...], trump: int) -> int:
     return best_seat
 
 
-def _sawa(state: State) -> dict[str, Any]:
+def _sawa(state: State) -> ShownHand:
     """The claimer of the Sawa that ended the deal and the cards they still held."""
     seat = next(a["seat"] for a in reversed(state.deal_actions) if a.get("sawa"))
     return {"seat": seat, "cards": [CARD_STR[c] for c in sort_hand(state.hands[seat - 1])]}
@@ -194,12 +214,18 @@ def public_history(state: State) -> dict[str, Any]:
     ``view_for``: the face-up card (shown to all while bidding) and every card
     played so far, in order, with its Baloot announcement. Bots keep their
     card memory from this; it never holds an unplayed card of any seat but
-    the face-up card, which everyone saw."""
+    the face-up card, which everyone saw. A ``History`` (``shapes.py``),
+    typed as a plain dict for the site's callers."""
     if state.phase is Phase.DEALING:
-        return {"faceup": None, "plays": []}
-    plays = [
+        history: History = {"faceup": None, "plays": []}
+        return cast("dict[str, Any]", history)
+    plays: list[HistoryPlay] = [
         {"seat": a["seat"], "card": a["play"], "baloot": bool(a.get("baloot"))}
         for a in state.deal_actions
         if "play" in a
     ]
-    return {"faceup": CARD_STR[state.faceup] if state.faceup >= 0 else None, "plays": plays}
+    history = {
+        "faceup": CARD_STR[state.faceup] if state.faceup >= 0 else None,
+        "plays": plays,
+    }
+    return cast("dict[str, Any]", history)

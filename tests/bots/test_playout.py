@@ -8,6 +8,7 @@ from typing import Any
 from games import rules
 from games.bots import playout
 from games.rules import solver
+from games.rules.cards import suit_of
 from tests.bots.positions import card_play_positions, without_sawa
 
 
@@ -74,8 +75,8 @@ def test_the_trick_winner_is_the_engines() -> None:
         seat, card = playout.trick_winner(state.trick, state.trump)
         assert (seat, card) in state.trick
         # Whoever it names, no other card on the table beats it under D2.
-        led = state.trick[0][1] >> 3
+        led = suit_of(state.trick[0][1])
         power = playout.POWER[state.trump + 1]
         for _, other in state.trick:
-            if other != card and other >> 3 in (led, state.trump):
+            if other != card and suit_of(other) in (led, state.trump):
                 assert power[other] < power[card]

@@ -32,7 +32,8 @@ from games.rules import (
     start_deal,
 )
 from games.rules.actions import check_shape
-from games.rules.cards import trick_points, trick_result, trick_winner
+from games.rules.cards import card_at, trick_points, trick_result, trick_winner
+from games.rules.doubling import CALL_AT_STEP, LOCKED
 from games.rules.playing import BALOOT, moves, scan_moves
 from games.rules.projects import (
     candidates,
@@ -43,6 +44,9 @@ from games.rules.projects import (
     scan_declaration_options,
 )
 from games.rules.sawa import can_claim, search_claim
+
+# The compact form of a Gahwa call (doubling.moves), LOCKED aside.
+GAHWA = CALL_AT_STEP.index("gahwa") + 1
 
 
 def random_states(seed: int, matches: int) -> Iterator[State]:
@@ -187,8 +191,8 @@ def hokum_play_states(seed: int, deals: int) -> Iterator[State]:
                 # Compact bids: 1 is Sun and 3 Ashkal; 0 (Pass) is always offered.
                 options = [m for m in options if m not in (1, 3)] or options
             elif state.phase is Phase.DOUBLING:
-                # Compact calls: the low three bits count the call, 4 is Gahwa.
-                options = [m for m in options if m & 7 != 4]
+                # Compact calls: 1 + the call's index in CALL_AT_STEP, plus LOCKED.
+                options = [m for m in options if m & ~LOCKED != GAHWA]
             elif state.phase is Phase.PLAYING:
                 yield state
             state = apply_move(state, rng.choice(options))
@@ -218,7 +222,7 @@ def test_trick_table_agrees_with_the_trick_loops() -> None:
         seats = rng.sample([1, 2, 3, 4], 4)
         # Tricks drawn from few suits, so that following and ruffing are common.
         suits = rng.sample(range(4), rng.randint(1, 4))
-        cards = rng.sample([s * 8 + r for s in suits for r in range(8)], 4)
+        cards = rng.sample([card_at(s, r) for s in suits for r in range(8)], 4)
         plays = tuple(zip(seats, cards, strict=True))
         trump = rng.randint(-1, 3)
         assert trick_result(plays, trump) == (
@@ -233,7 +237,7 @@ def test_mask_declaration_lists_agree_with_the_full_enumeration() -> None:
     for _ in range(20_000):
         # Hands drawn from two or three suits hold runs and sets more often.
         suits = rng.sample(range(4), rng.choice([2, 3, 4]))
-        pool = [s * 8 + r for s in suits for r in range(8)]
+        pool = [card_at(s, r) for s in suits for r in range(8)]
         hand = sum(1 << c for c in rng.sample(pool, rng.choice([5, 8])))
         for sun in (False, True):
             full = scan_declaration_options(hand, sun)
