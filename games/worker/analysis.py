@@ -14,12 +14,12 @@ mode) waits for it: the worker collects the answer on a later pass. And the
 analysis is paused while the worker plays (``Analyst.make_way``), going on
 only while the worker sleeps ``ROOM`` or longer (``Analyst.go_on_before``).
 The separate worker runs under the idle scheduling policy too, and Linux
-shares a processor equally between two such threads: on a machine the
-servers kept busy, each analysis process took more processor time than its
-worker (0.33 of a core against 0.22), the bots' turns came 120-420 ms late
-(median) instead of 5-8 ms, and 160-190 actions a second were played
-instead of 218-221 (``bench/live_bench.py --stack production --tables 200
---bot-delay 0.8 --stagger 40``, where deals end all the time).
+shares a processor equally between two such threads: unpaused, on a
+machine the servers kept busy, each analysis process took more processor
+time than its worker and the bots' turns came late (measured in
+docs/performance.md, "The deal analysis paused while the worker plays",
+``bench/live_bench.py --stack production --tables 200 --bot-delay 0.8
+--stagger 40``).
 
 A search for work that found none is not made again for ``LOOK_EVERY``
 seconds. ``analyse_next`` does the same work in the calling process, for

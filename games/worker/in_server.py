@@ -57,7 +57,7 @@ def _pass() -> tuple[int, datetime | None]:
         # Unlike the separate worker's, this pass sends each announcement as
         # its turn commits (no broadcast.batched()): the in-memory layer sends
         # at no cost, and holding them would delay every push by the rest of
-        # the pass (p50 action to push 22 ms instead of 11 at 50 tables).
+        # the pass (docs/performance.md, "The worker inside the server sends at once").
         if time.monotonic() >= _next_beat:
             heartbeat.beat()
             _next_beat = time.monotonic() + heartbeat.BEAT_EVERY

@@ -7,12 +7,10 @@ afterwards; a thread started before keeps its priority.
 Linux's idle scheduling policy gives a thread a processor only while no
 other process wants one, and a server process that wakes takes it back at
 once. A niceness alone gives way only at the end of the lower thread's time
-slice, and a server process wakes for every push. On 2 cores at 200 bot
-tables (``bench/live_bench.py --stack production --short``, runs
-alternated), the push p99 was 128-186 ms (median 146, four runs) with the
-worker under the idle policy against 145-302 ms (median 239, three runs) at
-niceness 10 alone; niceness 19 did no better than 10. The workers still
-played 225-272 actions a second (271-285 at niceness 10). When the servers
+slice, and a server process wakes for every push, so the pushes' p99 is
+lower under the idle policy than at any niceness (measured in
+docs/performance.md, "The idle scheduling policy", ``bench/live_bench.py
+--stack production``). When the servers
 leave no processor free at all, what runs under the idle policy waits for
 them.
 
