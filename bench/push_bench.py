@@ -82,8 +82,9 @@ def play(people: bool, language: str, profiler: cProfile.Profile | None) -> dict
 
     from games.match import broadcast, dealing, services
     from games.match.models import Match, Seat
+    from games.match.versions import read as read_match
+    from games.table.context import viewer_of
     from games.table.live import Hub, Picture, draw
-    from games.table.render import read_match
 
     # Announcements carry their steps, as they do between server processes,
     # and a hub of this process follows them as another server process would.
@@ -111,7 +112,7 @@ def play(people: bool, language: str, profiler: cProfile.Profile | None) -> dict
         Seat.objects.filter(match=match).update(away=True)
     hub = Hub()
     hub.join(match.pk, users[4].pk)
-    hub.reading(match.pk, 0, None, fresh=True)
+    hub.version(match.pk, 0, None, fresh=True)
     announced.clear()
     every_announcement: list[dict[str, Any]] = []
     sizes: dict[str, list[int]] = {viewer: [] for viewer in VIEWERS}
@@ -133,7 +134,7 @@ def play(people: bool, language: str, profiler: cProfile.Profile | None) -> dict
             if "next" not in message:
                 # A step that is not public (a deal, a declaration) never
                 # travels: a server process reads the match instead.
-                hub.reading(match.pk, message["seq"], message.get("rev"))
+                hub.version(match.pk, message["seq"], message.get("rev"))
             elif not hub.advance(match.pk, message["seq"], message.get("rev"), message["next"]):
                 raise SystemExit(f"the step to event {message['seq']} was not taken")
         announced.clear()
@@ -142,8 +143,10 @@ def play(people: bool, language: str, profiler: cProfile.Profile | None) -> dict
         if followed is None or followed.state != reading.state:
             raise SystemExit(f"the steps did not lead to event {reading.seq}")
         started = time.process_time()
+        # What the pictures of one version share, as the hub keeps it for them.
+        shared: dict[Any, Any] = {}
         pictures = {
-            viewer: draw(followed, user, language=language)
+            viewer: draw(followed, viewer_of(followed, user, language=language), shared=shared)
             for viewer, user in zip(VIEWERS, users, strict=True)
         }
         if profiler is not None:

@@ -22,12 +22,17 @@ class GamesConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
 
         from accounts.signals import password_changed
+        from games.match import broadcast
         from games.ratings import recording
         from games.social import session_end as queue_session_end
         from games.table import session_end as table_session_end
+        from games.worker import alarm
 
         # Ratings and players' statistics follow each deal and match end.
         recording.connect()
+        # The one listener of this process's announcements: a new deadline
+        # wakes the worker (its versions reach games.match.versions directly).
+        broadcast.listen(alarm.on_announcement)
         # A player who logs out leaves the quick-match queue, pages and all.
         user_logged_out.connect(
             queue_session_end.logged_out, dispatch_uid="games.social.session_end"

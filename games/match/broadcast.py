@@ -6,14 +6,16 @@ the start, a player stepping away): each consumer then renders what its own
 user may see. An announcement of a service's outcome also carries the step
 that led there (the new events and the rows as committed,
 ``games.match.steps``), so that the other server processes bring their kept
-reading of the match up to date without reading the database. A step holds
+version of the match up to date without reading the database. A step holds
 hidden cards: it stays inside the server (the channel layer), and a
 consumer sends its client only what ``rules.view_for`` gives its seat.
 
-Within the process that made the change, listeners (``listen``) hear of it
-first, with the outcome itself when the service has one (a ``Notice``): the
-table's hub keeps it so that the pushes need not read the match again
-(``games.table.live``), and the worker's alarm learns the match's new
+Within the process that made the change, the version the service committed
+goes first to the process's store (``games.match.versions.STORE.remember``,
+called here), so that neither the pushes (``games.table.live``) nor the
+worker's next turn read the match again. Then the listeners hear of it (a
+``Notice``): one only, registered in ``GamesConfig.ready`` (``games/apps.py``)
+so that a reader finds it, the worker's alarm, which learns the match's new
 deadline (``games.worker.alarm``).
 
 Every announcement is first written to the outbox (``models.Announcement``) in the
@@ -51,7 +53,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -63,7 +65,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.match import steps
+from games.match import steps, versions
 from games.match.models import Announcement, Match
 from games.match.rows import PerVendor, cursor, holds, insert_sql, prepared_values, write_held
 
@@ -88,16 +90,15 @@ CRASH_AFTER_COMMIT = "BALOOT_TEST_CRASH_AFTER_COMMIT"
 class Notice:
     """One committed change of a match, as heard inside the process that made it.
 
-    ``outcome`` is the service's ``Outcome`` (match, state and seats as
-    committed) when it has one; ``deadline`` is the match's deadline after
-    the change.
+    ``version`` is the match as the service committed it, when the change
+    came with one; ``deadline`` is the match's deadline after the change.
     """
 
     match_id: int
     seq: int
     revision: str
     deadline: datetime | None
-    outcome: Any = None
+    version: versions.MatchVersion | None = None
 
 
 Listener = Callable[[Notice], None]
@@ -105,7 +106,11 @@ _listeners: list[Listener] = []
 
 
 def listen(listener: Listener) -> None:
-    """Call ``listener`` with every change this process announces, before it is sent."""
+    """Call ``listener`` with every change this process announces, before it is sent.
+
+    Registered from ``GamesConfig.ready`` only, never on import, so that every
+    listener is named in one place.
+    """
     if listener not in _listeners:
         _listeners.append(listener)
 
@@ -152,7 +157,7 @@ def steps_travel() -> bool:
     """Whether announcements carry their steps to the other server processes.
 
     Not through the in-memory layer: it reaches no other process, and this
-    one's own table hub hears each outcome itself (``listen``).
+    one's own store gets each version directly (``_deliver``).
     """
     return not isinstance(get_channel_layer(), InMemoryChannelLayer)
 
@@ -163,7 +168,8 @@ def announce_on_commit(
     *,
     clock: bool = False,
     deadline: datetime | None = None,
-    outcome: Any = None,
+    version: versions.MatchVersion | None = None,
+    events: Sequence[steps.Appended] = (),
 ) -> None:
     """Announce the match's event ``seq`` once the current transaction commits.
 
@@ -171,11 +177,14 @@ def announce_on_commit(
     announcement survives this process dying after the commit. Sending only
     after the commit means no client hears of an event that a rollback
     undid. A failure to send is logged, never raised: the relay sends it later.
-    ``deadline`` (the match's, after the change) and ``outcome`` go to this
-    process's listeners; the outcome's step, taken now as the rows stand,
-    goes with the message to the other processes.
+    ``version`` (the match as the service committed it) goes to this
+    process's store, ``deadline`` (the match's, after the change) to its
+    listeners; the step of ``events``, taken now as the rows stand, goes
+    with the message to the other processes.
     """
-    held = outcome.match if outcome is not None and outcome.match.pk == match_id else None
+    if version is not None and (version.match.pk != match_id or version.seq != seq):
+        version = None
+    held = version.match if version is not None else None
     if held is not None and holds(held):
         # In the one statement of the match's own writes (rows.combined_writes).
         row = Announcement(match_id=match_id, seq=seq, clock=clock, created_at=timezone.now())
@@ -184,15 +193,10 @@ def announce_on_commit(
         row = Announcement.objects.create(
             match_id=match_id, seq=seq, clock=clock, created_at=timezone.now()
         )
-    notice = Notice(match_id, seq, secrets.token_hex(6), deadline, outcome)
+    notice = Notice(match_id, seq, secrets.token_hex(6), deadline, version)
     step = None
-    if (
-        outcome is not None
-        and outcome.match.pk == match_id
-        and outcome.match.seq == seq
-        and steps_travel()
-    ):
-        step = steps.step_of(outcome.match, outcome.seats, outcome.events)
+    if version is not None and steps_travel():
+        step = steps.step_of(version, events)
     transaction.on_commit(lambda: _deliver(row, notice, step), robust=True)
 
 
@@ -210,6 +214,11 @@ def _deliver(row: Announcement, notice: Notice, step: dict[str, Any] | None = No
             flush=True,
         )
         os.kill(os.getpid(), signal.SIGKILL)
+    version = notice.version
+    # The version's match row may have moved on in the same transaction after
+    # this announcement; its state then belongs to an earlier number.
+    if version is not None and version.seq == notice.seq:
+        versions.STORE.remember(version, notice.revision)
     _tell_listeners(notice)
     message = event_message(
         row.match_id,

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.bots import choose_action
-from games.match import access, dealing, projections, recent_states, rows, steps
+from games.match import access, dealing, projections, rows, steps, versions
 from games.match.action_input import SERVER_FIELDS, clean_action
 from games.match.broadcast import announce_on_commit
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY, deadline_for
@@ -96,22 +96,30 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Outcome:
-    """A match after a service call, with its engine state, seats and last event number.
-
-    ``seats`` are the match's seats by number as committed with the change
-    (their users loaded), when the service read them; ``events``, the events
-    the call appended, in order.
+    """What a service call that appended events left: the match's version as committed
+    with the change (``games.match.versions``), and the events the call appended, in
+    order (for the step announced to the other processes, ``games.match.steps``).
     """
 
-    match: Match
-    state: rules.State
-    seats: dict[int, Seat] | None = None
+    version: versions.MatchVersion
     events: tuple[steps.Appended, ...] = ()
+
+    @property
+    def match(self) -> Match:
+        return self.version.match
+
+    @property
+    def state(self) -> rules.State:
+        return self.version.state
+
+    @property
+    def seats(self) -> dict[int, Seat]:
+        return self.version.seats
 
     @property
     def seq(self) -> int:
         """The number of the match's last event."""
-        return self.match.seq
+        return self.version.seq
 
 
 @dataclass(frozen=True)
@@ -487,7 +495,7 @@ def submit(user: Any, match: MatchRef, action: object, expected_seq: object) -> 
             seat.away = False
             seat.missed_turns = 0
             seat.save(update_fields=["away", "missed_turns"])
-        return _record(locked, _payload(seat.number, fields, auto=False), seen, seats=seats)
+        return _record(locked, _payload(seat.number, fields, auto=False), seen, seats)
 
 
 def submit_as_seat(
@@ -517,7 +525,7 @@ def submit_as_seat(
     with transaction.atomic():
         locked = _lock(match)
         _require_running(locked)
-        return _record(locked, payload, seen, seats=seats)
+        return _record(locked, payload, seen, seats if seats is not None else _seats(locked))
 
 
 def play_due_turn(
@@ -526,7 +534,7 @@ def play_due_turn(
     """Play the turn that fell due in a running match; None if nothing is due.
 
     Locks the match, loads its state once (not at all when this process
-    committed the match's current state itself, ``recent_states``) and acts:
+    committed the match's current state itself, ``versions.STORE``) and acts:
     the next deal once a finished deal's result has been shown, the bot's
     choice for a bot or an away seat, the engine's forced action (rules D17, recorded ``auto``) for
     a person who ran out of time. A person's forced action is a missed turn;
@@ -556,7 +564,7 @@ def play_due_turn(
                 return None
             # The state this process committed last, when the match has not
             # moved since (a worker's run of turns); else read from the log.
-            state = recent_states.recall(locked)
+            state = versions.STORE.recall(locked)
             if state is None:
                 state = load_state(locked)
             if state.phase is rules.Phase.ROUND_OVER:
@@ -575,7 +583,7 @@ def play_due_turn(
             if fields.get("seat", seat.number) != seat.number:
                 raise NotYourSeat()
             payload = _payload(seat.number, fields, auto=auto)
-            outcome = _record(locked, payload, locked.seq, state, seats, stand_in=stand_in)
+            outcome = _record(locked, payload, locked.seq, seats, state, stand_in=stand_in)
     except (StaleSequence, DuplicateAction):
         # Another worker recorded this turn first: nothing left to do.
         return None
@@ -897,16 +905,16 @@ def _record(
     match: Match,
     payload: dict[str, Any],
     expected_seq: int,
+    seats: dict[int, Seat],
     state: rules.State | None = None,
-    seats: dict[int, Seat] | None = None,
     *,
     stand_in: bool = False,
 ) -> Outcome:
     """Validate ``payload`` against the match's state and append it, dealing on if needed.
 
     ``state`` is the state of the locked match when the caller loaded it
-    already; it is loaded here otherwise. ``seats``, the match's seats when
-    the caller read them, come back in the outcome. ``stand_in`` marks the
+    already; it is loaded here otherwise. ``seats``, the match's seats read
+    under its lock, come back in the outcome. ``stand_in`` marks the
     bot's choice for an away person.
 
     Raises StaleSequence or DuplicateAction for an out-of-date ``expected_seq``
@@ -1029,11 +1037,13 @@ def _project(match: Match, state: rules.State, seats: dict[int, Seat] | None = N
     rows.update_match(match, fields)
 
 
-def _announce(match: Match, state: rules.State, seats: dict[int, Seat] | None) -> Outcome:
+def _announce(match: Match, state: rules.State, seats: dict[int, Seat]) -> Outcome:
     """The outcome of the change, with the events it appended, announced once committed
-    (to this process with the outcome itself)."""
-    outcome = Outcome(match, state, seats, tuple(steps.take_appended(match)))
-    announce_on_commit(match.pk, match.seq, deadline=match.deadline, outcome=outcome)
+    (to this process with its version)."""
+    outcome = Outcome(versions.MatchVersion(match, state, seats), tuple(steps.take_appended(match)))
+    announce_on_commit(
+        match.pk, match.seq, deadline=match.deadline, version=outcome.version, events=outcome.events
+    )
     return outcome
 
 

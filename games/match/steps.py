@@ -1,16 +1,16 @@
 """A committed change of a match as its announcement carries it to the other server processes.
 
-Every server process keeps the latest reading of the matches its sockets
-watch (``games.table.live``). When another process (the worker, the other
+Every server process keeps the latest version of the matches it knows
+(``games.match.versions``). When another process (the worker, the other
 daphne) moves a match, the announcement used to say only "match M is at
 event N", and each process then read the match row, its seats and the new
 events back from the database. Now an announcement of a service's outcome
 also carries the *step* that led there: the new events as recorded, and the
-match row and its seats as committed with them. A process whose kept reading
+match row and its seats as committed with them. A process whose kept version
 is at the event the step starts from applies the events through the rules
-engine and takes the rows as they are, with no query at all; one that has
-no reading, or one at another event (it missed an announcement), reads the
-database as before. The log stays the truth: a step that does not fit is
+engine and takes the rows as they are, with no query at all (``apply``); one
+that has no version, or one at another event (it missed an announcement),
+reads the database as before. The log stays the truth: a step that does not fit is
 simply not taken.
 
 A step carries nothing that a spectator could not see: the channel layer
@@ -21,7 +21,7 @@ hand) or a declaration (its cards stay hidden until the first trick ends,
 D18) is never carried, and the processes that keep the match read the
 database for it, once per deal and declaration. The match row goes without
 its invite token and its imported document's header: a process takes both
-from its own reading, which the step must follow on from, and reads the
+from its own version, which the step must follow on from, and reads the
 database when the invite changed meanwhile.
 
 A step is sealed with a keyed hash (HMAC-SHA256, with a key derived from the
@@ -43,8 +43,9 @@ from django.conf import settings
 from django.db import models
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-from games.match.event_log import CURRENT_PAYLOAD_VERSION
+from games.match.event_log import CURRENT_PAYLOAD_VERSION, LogError, apply_recorded
 from games.match.models import Event, Match, Seat
+from games.match.versions import MatchVersion
 
 # Where a service's match instance collects the events it appended in the
 # current transaction (``note_appended``): the instance lives no longer than
@@ -117,15 +118,13 @@ def take_appended(match: Match) -> list[Appended]:
     return events
 
 
-def step_of(
-    match: Match, seats: dict[int, Seat] | None, events: Sequence[Appended]
-) -> dict[str, str] | None:
-    """The step that brought ``match`` to its current event by ``events``, sealed, to
-    announce; None when it cannot be: the seats were not read with the change, the
-    events do not run up to the match's event number without a gap, or one of them
-    is not public (a deal, a declaration).
+def step_of(version: MatchVersion, events: Sequence[Appended]) -> dict[str, str] | None:
+    """The step that brought ``version`` to its event by ``events``, sealed, to announce;
+    None when it cannot be: the events do not run up to the version's event number
+    without a gap, or one of them is not public (a deal, a declaration).
     """
-    if seats is None or not events or events[-1].seq != match.seq:
+    match = version.match
+    if not events or events[-1].seq != match.seq:
         return None
     if any(later.seq != earlier.seq + 1 for earlier, later in pairwise(events)):
         return None
@@ -136,7 +135,7 @@ def step_of(
             "base": events[0].seq - 1,
             "events": [[e.kind, e.payload_version, e.payload] for e in events],
             "match": _row(match, MATCH_COLUMNS),
-            "seats": [_row(seat, SEAT_COLUMNS) for _n, seat in sorted(seats.items())],
+            "seats": [_row(seat, SEAT_COLUMNS) for _n, seat in sorted(version.seats.items())],
         }
     )
 
@@ -198,8 +197,8 @@ def decode(sealed: Any) -> Step | None:
 
 def complete(match: Match, earlier: Match) -> bool:
     """Give ``match`` (a step's) the columns a step leaves out, from ``earlier``: the
-    receiving process's reading of the same match. False when the invite was issued
-    again or turned off since that reading: only the database knows the token then.
+    receiving process's version of the same match. False when the invite was issued
+    again or turned off since that version: only the database knows the token then.
     """
     if match.invite_issued_at != earlier.invite_issued_at:
         return False
@@ -240,3 +239,60 @@ def _values(row: Sequence[Any], columns: Sequence[tuple[str, bool]]) -> list[Any
         datetime.fromisoformat(value) if is_time and value is not None else value
         for value, (_name, is_time) in zip(row, columns, strict=True)
     ]
+
+
+def apply(version: MatchVersion, sealed: Any) -> MatchVersion | None:
+    """``version`` brought forward by the announced step ``sealed``; None when its seal
+    is not good, it does not start from ``version``, or its events do not fit (only
+    the database can say then).
+
+    The match row and the seats are the step's, as committed with its
+    events; a seat whose values did not change is the version's own, and a
+    seat taken by someone the version does not know needs the database for
+    their name. A table that has not started is left to the database: the
+    start sets what its first state is dealt from.
+    """
+    step = decode(sealed)
+    if step is None:
+        return None
+    match = step.match
+    earlier = version.match
+    if (
+        not version.consistent
+        or version.seq != step.base
+        or not version.follows_on(match)
+        or earlier.status == Match.Status.WAITING
+        or match.seq != step.base + len(step.events)
+        or not complete(match, earlier)
+    ):
+        return None
+    state = version.state
+    try:
+        for seq, kind, payload_version, payload in step.events:
+            state = apply_recorded(state, seq, kind, payload, payload_version)
+    except LogError:
+        return None
+    seats: dict[int, Seat] = {}
+    for values in step.seats:
+        seat = _seat_after(version.seats, values, match)
+        if seat is None:
+            return None
+        seats[seat.number] = seat
+    if seats.keys() != version.seats.keys():
+        return None
+    return MatchVersion(match, state, seats)
+
+
+def _seat_after(seats: dict[int, Seat], values: tuple[Any, ...], match: Match) -> Seat | None:
+    """The seat stored as ``values``, made from ``seats`` (a version's); None when its
+    occupant is someone those seats do not show."""
+    earlier = seats.get(values[SEAT_NUMBER])
+    if earlier is not None and seat_values(earlier) == values:
+        return earlier
+    user_id = values[SEAT_USER]
+    if user_id is not None and (earlier is None or earlier.user_id != user_id):
+        return None
+    seat = seat_from(values)
+    Seat.user.field.set_cached_value(seat, earlier.user if earlier and user_id else None)
+    Seat.match.field.set_cached_value(seat, match)
+    return seat

@@ -45,10 +45,11 @@ from games.match.access import may_see, seat_of
 from games.match.broadcast import match_group
 from games.match.invites import held
 from games.match.models import Match, Seat
+from games.match.versions import MatchVersion
 from games.social.broadcast import social_group
 from games.social.sockets import TableSocialMixin
-from games.table.live import HUB, Picture, view_key
-from games.table.render import MatchReading
+from games.table.context import Viewer, viewer_of
+from games.table.live import HUB, Picture
 from games.table.session_end import user_group
 
 logger = logging.getLogger(__name__)
@@ -74,7 +75,7 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
     admitted: admission.Pass | None = None
     sent: Picture | None = None
     resent_for: str | None = None
-    # When the match ended, once a reading shows it over; and the timer that then closes.
+    # When the match ended, once a version shows it over; and the timer that then closes.
     ended_at: datetime | None = None
     letting_go: asyncio.Task[None] | None = None
 
@@ -124,12 +125,12 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
         if self.admitted is not None:
             await admission.release(self.admitted)
 
-    def _playing(self, reading: MatchReading | None) -> bool | None:
+    def _playing(self, version: MatchVersion | None) -> bool | None:
         """True when the user holds a seat at the match and it is not over; None unknown."""
-        if reading is None:
+        if version is None:
             return None
-        seated = seat_of(reading.seats.values(), self.scope["user"]) is not None
-        return seated and not reading.match.is_over
+        seated = seat_of(version.seats.values(), self.scope["user"]) is not None
+        return seated and not version.match.is_over
 
     def _playing_here(self) -> bool:
         """``_playing``, read from the database."""
@@ -149,7 +150,7 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
     async def match_event(self, event: dict[str, Any]) -> None:
         """The match moved on, or its seats changed: push what changed for this viewer.
 
-        An announcement that carries its step brings this process's reading of
+        An announcement that carries its step brings this process's version of
         the match up to date without the database, when it follows on from it.
         A clock announcement (time given back after an outage) comes with
         no revision: the match is read again for its fresh countdown.
@@ -225,9 +226,9 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
         if self.ended_at is not None and self.letting_go is None:
             self.letting_go = asyncio.get_running_loop().create_task(self._let_go())
 
-    def _note_end(self, reading: MatchReading) -> None:
-        """Remember when the match ended, once a reading shows it over."""
-        match = reading.match
+    def _note_end(self, version: MatchVersion) -> None:
+        """Remember when the match ended, once a version shows it over."""
+        match = version.match
         if match.is_over and self.ended_at is None:
             self.ended_at = match.finished_at or timezone.now()
 
@@ -242,23 +243,21 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
         self, seq: int, revision: str | None, *, fresh: bool = False
     ) -> Picture | None:
         """This viewer's picture at ``seq`` or later when this process holds the match's
-        reading; None when that needs the database (or the viewer may no longer look).
+        version; None when that needs the database (or the viewer may no longer look).
 
         Drawn here, in the event loop, rather than in the database thread:
         the match is in memory and drawing reads nothing, so the push costs
         no trip to another thread and back, each of which may wait for the
         interpreter behind the worker's moves.
         """
-        reading = HUB.known(self.match_id, seq, revision)
-        if reading is None:
+        version = HUB.known(self.match_id, seq, revision)
+        if version is None:
             return None
-        user = self.scope["user"]
-        if not may_see(reading.match, user, reading.seats.values(), self.invite):
+        viewer = self._viewer(version)
+        if viewer is None:
             return None
-        self._note_end(reading)
-        key = view_key(reading, user, self.invite, self.language)
         try:
-            return HUB.picture(reading, user, key, invite=self.invite, fresh=fresh)
+            return HUB.picture(version, viewer, fresh=fresh)
         except SynchronousOnlyOperation:
             # Something the picture shows was not read with the match: draw it
             # where the database may be used.
@@ -280,12 +279,18 @@ class TableConsumer(DirectDispatch, TableSocialMixin, AsyncWebsocketConsumer):
         drawn now, ``read`` the match read from the database.
         """
         try:
-            reading = HUB.reading(self.match_id, seq, revision, fresh=read)
+            version = HUB.version(self.match_id, seq, revision, fresh=read)
         except Match.DoesNotExist:
             return None
-        user = self.scope["user"]
-        if not may_see(reading.match, user, reading.seats.values(), self.invite):
+        viewer = self._viewer(version)
+        if viewer is None:
             return None
-        self._note_end(reading)
-        key = view_key(reading, user, self.invite, self.language)
-        return HUB.picture(reading, user, key, invite=self.invite, fresh=fresh, redraw=redraw)
+        return HUB.picture(version, viewer, fresh=fresh, redraw=redraw)
+
+    def _viewer(self, version: MatchVersion) -> Viewer | None:
+        """This socket's user as a viewer of ``version``; None when they may no longer look."""
+        user = self.scope["user"]
+        if not may_see(version.match, user, version.seats.values(), self.invite):
+            return None
+        self._note_end(version)
+        return viewer_of(version, user, invite=self.invite, language=self.language)

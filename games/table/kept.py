@@ -5,35 +5,17 @@ The table's parts (``parts``) and its result panels and score sheets
 viewer of every match this process serves. Both keep them here: the least
 recently used is dropped first, and the store may be read and written from
 the server's threads at once. What is kept is shared, so it is never changed.
+A caller that wants a drawing made afresh (the tests that compare) says so
+to the drawing itself (``games.table.live.draw(..., keep=False)``).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 Value = TypeVar("Value")
-
-_enabled = True
-
-
-def enabled() -> bool:
-    """False while ``keeping_disabled`` is in force."""
-    return _enabled
-
-
-@contextmanager
-def keeping_disabled() -> Iterator[None]:
-    """Make everything afresh while inside: no kept part, nothing shared between
-    the pictures of one reading (for the tests that compare)."""
-    global _enabled
-    _enabled = False
-    try:
-        yield
-    finally:
-        _enabled = True
 
 
 class Unkeyable(TypeError):

@@ -18,14 +18,15 @@ parts whose digest changed, as out-of-band morphs, headed by the marker
 view the changes apply to (``data-base``). A page that does not show that
 base asks for the whole region again (``static/js/table.js``).
 
-Each server process keeps, for every match its sockets watch, the latest
-reading of the match and the pictures drawn from it (the ``Hub``): however
-many sockets watch a match, the state is read once per version and each
-view drawn once; and each part is drawn once per distinct set of the values
-it reads, whichever view it belongs to (``games.table.parts``). A reading
-made by this process's own services (an action posted here, the embedded
-worker's moves) is handed over directly, so announcing it costs no query at
-all.
+Each server process keeps the latest version of every match it knows
+(``games.match.versions.STORE``) and, for every match its sockets watch,
+the pictures drawn from it (the ``Hub``): however many sockets watch a
+match, the state is read once per version and each kind of viewer
+(``ViewKey``) drawn once; and each part is drawn once per distinct set of
+the values it reads, whichever picture it belongs to (``games.table.parts``).
+A version made by this process's own services (an action posted here, the
+embedded worker's moves) reaches the store with its announcement, so
+announcing it costs no query at all.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,19 +46,12 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from games.match import steps
-from games.match.access import invite_matches, is_member, seat_of
-from games.match.broadcast import Notice, listen
+from games.match import steps, versions
 from games.match.models import Match
-from games.table.parts import digest, drawn, keeping, parts_of
-from games.table.render import (
-    TEMPLATE,
-    MatchReading,
-    advanced,
-    read_match,
-    reading_of,
-    table_context,
-)
+from games.match.versions import MatchVersion, Versions, read
+from games.table.context import TEMPLATE, Viewer, ViewKey, table_context
+from games.table.parts import KEEP_PIECES, digest, drawn, parts_of
+from games.table.picture import Shared
 
 logger = logging.getLogger(__name__)
 
@@ -66,19 +60,6 @@ CSRF_MARK = "<!--csrf-->"
 # A picture drawn longer ago than this is drawn again before being sent
 # whole, so that the countdown it carries is current.
 FRESH_SECONDS = 1.0
-# Announcements of seat changes remembered per match, to tell one already
-# read from a new one.
-REVISIONS_KEPT = 64
-
-
-@dataclass(frozen=True)
-class ViewKey:
-    """What a picture depends on besides the match: who looks, and in which language."""
-
-    seat: int | None
-    member: bool
-    invited: bool
-    language: str
 
 
 @dataclass
@@ -157,22 +138,29 @@ def _out_of_band(name: str, html: str) -> str:
     return html.replace(f'id="{name}"', f'id="{name}" hx-swap-oob="morph"', 1)
 
 
-def draw(reading: MatchReading, user: Any, *, invite: str = "", language: str) -> Picture:
-    """The table region for ``user`` at ``reading``, drawn as parts, all in ``language``.
+def draw(
+    version: MatchVersion, viewer: Viewer, *, shared: Shared | None = None, keep: bool = True
+) -> Picture:
+    """The table region for ``viewer`` at ``version``, drawn as parts, all in their language.
 
     The context is built in the viewer's language too: the display layer
     translates its labels and status lines as it builds them, so a picture
     drawn for one viewer in a process whose active language is another's
     must not pick up that other language. Each part is drawn once per
-    distinct set of the values it reads (``games.table.parts``).
+    distinct set of the values it reads (``games.table.parts``); ``shared``
+    holds what the pictures of ``version`` in this language have in common
+    (``context.table_for``). ``keep`` False draws everything afresh, nothing
+    kept found or kept (for the tests that compare).
     """
+    language = viewer.language
     parts: dict[str, str] = {}
     digests: dict[str, str] = {}
     inner: dict[str, tuple[str, str]] = {}
     with translation.override(language):
-        context = table_context(reading, user, invite=invite)
+        context = table_context(version, viewer, shared if keep else None)
         context["csrf_field"] = mark_safe(CSRF_MARK)
-        keep = keeping()
+        if not keep:
+            context[KEEP_PIECES] = False
         for part in parts_of(context):
             made = drawn(part, context, language, keep=keep)
             parts[made.name] = made.html
@@ -189,9 +177,9 @@ def draw(reading: MatchReading, user: Any, *, invite: str = "", language: str) -
         turn = next((seat.position for seat in table.seats.values() if seat.is_turn), None)
         if turn is not None:
             css_class += f" turn-{turn}"
-    view = digest(f"{reading.seq}|{css_class}|{'|'.join(digests.values())}")
+    view = digest(f"{version.seq}|{css_class}|{'|'.join(digests.values())}")
     return Picture(
-        seq=reading.seq,
+        seq=version.seq,
         view=view,
         css_class=css_class,
         parts=parts,
@@ -203,34 +191,48 @@ def draw(reading: MatchReading, user: Any, *, invite: str = "", language: str) -
     )
 
 
-def version_of(reading: MatchReading) -> tuple[Any, ...]:
-    """Everything besides the viewer that a picture of ``reading`` depends on."""
-    match = reading.match
+def drawn_from(version: MatchVersion) -> tuple[Any, ...]:
+    """Everything of ``version`` that a picture depends on besides the viewer: the pictures
+    kept for a match are those of this one value."""
+    match = version.match
     seats = tuple(
-        (n, seat.user_id, seat.is_bot, seat.away) for n, seat in sorted(reading.seats.items())
+        (n, seat.user_id, seat.is_bot, seat.away) for n, seat in sorted(version.seats.items())
     )
     invite = (match.invite_token, match.invite_issued_at)
-    return (reading.seq, match.status, match.deadline, match.deal_commitment, seats, invite)
+    return (
+        version.revision,
+        version.seq,
+        version.consistent,
+        match.status,
+        match.deadline,
+        match.deal_commitment,
+        seats,
+        invite,
+    )
 
 
 @dataclass
 class _Watched:
-    """One match watched by this process's sockets."""
+    """One match watched by this process's sockets, and its pictures of one version."""
 
     sockets: Counter[int] = field(default_factory=Counter)
-    reading: MatchReading | None = None
-    version: tuple[Any, ...] | None = None
-    revisions: deque[str] = field(default_factory=lambda: deque(maxlen=REVISIONS_KEPT))
+    # What the pictures below were drawn from (``drawn_from``).
+    drawn_from: tuple[Any, ...] | None = None
     pictures: dict[ViewKey, Picture] = field(default_factory=dict)
+    # What the pictures of that version share, by language (``context.table_for``).
+    shared: dict[str, Shared] = field(default_factory=dict)
     seq_checked_at: float = 0.0
 
 
 class Hub:
-    """This process's readings and pictures of the matches its sockets watch."""
+    """This process's sockets and pictures of the matches they watch, drawn from the
+    versions of ``store`` (the process's, ``games.match.versions.STORE``; a test's
+    stands for another process)."""
 
-    def __init__(self) -> None:
+    def __init__(self, store: Versions | None = None) -> None:
         self._lock = threading.Lock()
         self._watched: dict[int, _Watched] = {}
+        self.store = store if store is not None else Versions()
 
     # --- Sockets -----------------------------------------------------------
 
@@ -251,7 +253,7 @@ class Hub:
             return True
 
     def leave(self, match_id: int, user_id: int) -> None:
-        """Forget one socket; a match nobody watches is forgotten too."""
+        """Forget one socket; the pictures of a match nobody watches are forgotten too."""
         with self._lock:
             watched = self._watched.get(match_id)
             if watched is None:
@@ -272,88 +274,48 @@ class Hub:
         with self._lock:
             return list(self._watched)
 
-    # --- Readings ----------------------------------------------------------
-
-    def offer(self, reading: MatchReading, revision: str) -> None:
-        """Keep a reading made in this process (announced as ``revision``), if anyone watches."""
-        with self._lock:
-            watched = self._watched.get(reading.match.pk)
-            if watched is not None:
-                self._keep(watched, reading)
-                watched.revisions.append(revision)
+    # --- Versions ----------------------------------------------------------
 
     def advance(self, match_id: int, seq: int, revision: str | None, step: Any) -> bool:
-        """Bring the kept reading of the match to event ``seq`` by the announced ``step``
-        (``games.match.steps``); False when it does not follow on from the kept
-        reading, which the database must then bring up to date. Never reads it.
+        """Bring the kept version of a watched match to event ``seq`` by the announced
+        ``step`` (``games.match.steps.apply``); False when it does not follow on from
+        the kept version, which the database must then bring up to date. Never reads it.
         """
         with self._lock:
-            watched = self._watched.get(match_id)
-            kept = watched.reading if watched is not None else None
+            if match_id not in self._watched:
+                return False
+        kept = self.store.latest(match_id)
         if kept is None or kept.seq >= seq:
             return False
         try:
-            decoded = steps.decode(step)
-            reading = None
-            if decoded is not None and decoded.match.pk == match_id and decoded.match.seq == seq:
-                reading = advanced(kept, decoded)
+            version = steps.apply(kept, step)
         except Exception:
             # Whatever went wrong, the database still knows.
             logger.exception("match %s: the step to event %s was not taken", match_id, seq)
             return False
-        if reading is None:
+        if version is None or version.seq != seq:
             return False
-        with self._lock:
-            watched = self._watched.get(match_id)
-            # Another reading was kept meanwhile: it is as good, or later.
-            if watched is None or watched.reading is not kept:
-                return False
-            self._keep(watched, reading)
-            if revision is not None:
-                watched.revisions.append(revision)
-        return True
+        # Another version was kept meanwhile: it is as good, or later.
+        return self.store.follow(kept, version, revision)
 
-    def reading(
+    def version(
         self, match_id: int, seq: int, revision: str | None, *, fresh: bool = False
-    ) -> MatchReading:
+    ) -> MatchVersion:
         """The match at event ``seq`` or later, reflecting ``revision``; read only when needed.
 
         ``fresh`` reads it from the database whatever is known. Raises
         Match.DoesNotExist.
         """
         if not fresh:
-            known = self.known(match_id, seq, revision)
+            known = self.store.known(match_id, seq, revision)
             if known is not None:
                 return known
-        with self._lock:
-            watched = self._watched.get(match_id)
-            earlier = watched.reading if watched is not None else None
-        reading = read_match(match_id, since=earlier)
-        with self._lock:
-            watched = self._watched.get(match_id)
-            if watched is None:
-                return reading
-            kept = self._keep(watched, reading)
-            if revision is not None and kept is reading:
-                watched.revisions.append(revision)
-            return kept
+        return self.store.remember(read(match_id, since=self.store.latest(match_id)), revision)
 
-    def known(self, match_id: int, seq: int, revision: str | None) -> MatchReading | None:
-        """The kept reading of the match at event ``seq`` or later, reflecting ``revision``;
+    def known(self, match_id: int, seq: int, revision: str | None) -> MatchVersion | None:
+        """The kept version of the match at event ``seq`` or later, reflecting ``revision``;
         None when only the database can say (never reads it)."""
-        with self._lock:
-            watched = self._watched.get(match_id)
-            known = watched.reading if watched is not None else None
-            if (
-                known is not None
-                and watched is not None
-                and (
-                    known.seq > seq
-                    or (known.seq == seq and (revision is None or revision in watched.revisions))
-                )
-            ):
-                return known
-        return None
+        return self.store.known(match_id, seq, revision)
 
     def stale(self, match_id: int, seq: int) -> bool:
         """True when the database holds a later event than ``seq``; asked at most once a second."""
@@ -366,74 +328,40 @@ class Hub:
         current = Match.objects.filter(pk=match_id).values_list("seq", flat=True).first()
         return current is not None and current > seq
 
-    def _keep(self, watched: _Watched, reading: MatchReading) -> MatchReading:
-        """Make ``reading`` the match's latest unless a later one is kept; returns the latest."""
-        if watched.reading is not None and watched.reading.seq > reading.seq:
-            return watched.reading
-        version = version_of(reading)
-        if version != watched.version:
-            watched.pictures.clear()
-            watched.version = version
-        watched.reading = reading
-        return reading
-
     # --- Pictures ----------------------------------------------------------
 
     def picture(
-        self,
-        reading: MatchReading,
-        user: Any,
-        key: ViewKey,
-        *,
-        invite: str = "",
-        fresh: bool = False,
-        redraw: bool = False,
+        self, version: MatchVersion, viewer: Viewer, *, fresh: bool = False, redraw: bool = False
     ) -> Picture:
-        """``user``'s picture of ``reading``, drawn once per version and view.
+        """``viewer``'s picture of ``version``, drawn once per version and kind of viewer.
 
         ``fresh`` asks for a picture drawn within the last second (one sent
         whole carries a countdown); ``redraw`` for one drawn now (the clock
         changed).
         """
-        match_id = reading.match.pk
-        version = version_of(reading)
+        match_id = version.match.pk
+        basis = drawn_from(version)
+        key = viewer.key
+        shared: Shared | None = None
         with self._lock:
             watched = self._watched.get(match_id)
-            cached = None
-            if watched is not None and watched.version == version:
+            if watched is not None:
+                if watched.drawn_from != basis:
+                    watched.drawn_from = basis
+                    watched.pictures.clear()
+                    watched.shared.clear()
                 cached = watched.pictures.get(key)
-            if cached is not None and not (
-                redraw or (fresh and time.monotonic() - cached.drawn_at > FRESH_SECONDS)
-            ):
-                return cached
-        picture = draw(reading, user, invite=invite, language=key.language)
+                if cached is not None and not (
+                    redraw or (fresh and time.monotonic() - cached.drawn_at > FRESH_SECONDS)
+                ):
+                    return cached
+                shared = watched.shared.setdefault(key.language, {})
+        picture = draw(version, viewer, shared=shared)
         with self._lock:
             watched = self._watched.get(match_id)
-            if watched is not None and watched.version == version:
+            if watched is not None and watched.drawn_from == basis:
                 watched.pictures[key] = picture
         return picture
 
 
-HUB = Hub()
-
-
-def _on_announcement(announcement: Notice) -> None:
-    """Hand a change made in this process to the hub, with its outcome when it has one."""
-    outcome = announcement.outcome
-    if outcome is not None and outcome.seats is not None:
-        HUB.offer(reading_of(outcome), announcement.revision)
-
-
-listen(_on_announcement)
-
-
-def view_key(reading: MatchReading, user: Any, invite: str, language: str) -> ViewKey:
-    """The kind of viewer ``user`` is at ``reading``'s table."""
-    mine = seat_of(reading.seats.values(), user)
-    waiting = reading.match.status == Match.Status.WAITING
-    return ViewKey(
-        seat=mine.number if mine else None,
-        member=waiting and is_member(reading.match, reading.seats.values(), user),
-        invited=waiting and invite_matches(reading.match, invite),
-        language=language,
-    )
+HUB = Hub(versions.STORE)

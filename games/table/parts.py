@@ -39,9 +39,8 @@ from django.template.loader import get_template
 
 from games.display.cards import CardFace
 from games.display.fields import Fields
-from games.table import kept
+from games.table.context import TEMPLATE
 from games.table.kept import Kept, Unkeyable
-from games.table.render import TEMPLATE
 
 # Runs of whitespace, which HTML shows as one space (the parts hold no <pre>).
 INDENTATION = re.compile(r"[ \t\r\n]{2,}")
@@ -55,6 +54,8 @@ SUB_EMPTY = "<!--sub--><!--/sub-->"
 # Parts kept per process: a few per seat and panel of every match this
 # process's sockets watch.
 KEPT = 20_000
+# Set False in a context drawn afresh: its kept_partial pieces are drawn afresh too.
+KEEP_PIECES = "keep_pieces"
 
 Context = dict[str, Any]
 
@@ -402,14 +403,15 @@ def forget() -> None:
     _assembled.clear()
 
 
-def drawn(part: Part, context: Context, language: str, *, keep: bool | None = None) -> DrawnPart:
+def drawn(part: Part, context: Context, language: str, *, keep: bool = True) -> DrawnPart:
     """``part`` of the region whose context is ``context``, in ``language`` (the active
     one, read once by the caller rather than once a part).
 
-    ``keep`` says whether parts are kept (``keeping()``), for a caller drawing many.
+    ``keep`` False draws it afresh, finding nothing kept and keeping nothing
+    (for the tests that compare); with DEBUG on nothing is kept either, so
+    that an edited template shows at once.
     """
-    if keep is None:
-        keep = keeping()
+    keep = keep and not settings.DEBUG
     made = _drawn_alone(part, context, language, keep)
     if not part.inner:
         return made
@@ -429,11 +431,6 @@ def _assemble(outer: DrawnPart, *inner: DrawnPart) -> DrawnPart:
     for sub in inner:
         shell = shell.replace(SUB_EMPTY, SUB_PLACE.format(sub.name), 1)
     return DrawnPart(outer.name, shell, digest(shell), inner)
-
-
-def keeping() -> bool:
-    """True when drawn parts are kept: not with DEBUG on, nor while keeping is disabled."""
-    return not settings.DEBUG and kept.enabled()
 
 
 # Marks a value of a part's context that is a dict, in ``_key``.
@@ -472,7 +469,11 @@ def _drawn_alone(part: Part, context: Context, language: str, keep: bool) -> Dra
         html = INDENTATION.sub(" ", html).strip()
         return DrawnPart(name=_part_id(html), shell=html, digest="")
 
-    if values is None or not keep:
+    if values is None:
+        return make()
+    if not keep:
+        # The pieces inside a part are drawn afresh too (games.templatetags.kept_partials).
+        values = {**values, KEEP_PIECES: False}
         return make()
 
     # Kept by the values themselves: a tuple of them hashes and compares at C

@@ -30,7 +30,7 @@ from games.display.shown import Shown
 from games.match.deadlines import MISSED_TURNS_BEFORE_AWAY
 from games.rules.projects import VALUES as PROJECT_VALUES
 from games.rules.view import OWN
-from games.table.kept import Kept, enabled
+from games.table.kept import Kept
 
 View = Mapping[str, Any]
 
@@ -301,11 +301,13 @@ def build_table(
     ``turn_seconds`` is how long the seat to act had in all, for its countdown ring.
     ``shared`` holds what is made for every view of the same state, with the
     same ``seats``, in the active language (kept by the caller for one
-    reading and language): the public pieces are made once for all of them.
-    ``results_shown`` is ``repr(view["results"])``, when the caller knows it
-    already: the result panel and the score sheet are kept by it.
+    version and language): the public pieces are made once for all of them.
+    Without it everything is made afresh, the result panel and the score
+    sheet too. ``results_shown`` is ``repr(view["results"])``, when the
+    caller knows it already: the result panel and the score sheet are kept by it.
     """
     language = get_language()
+    keep = shared is not None
     if shared is None:
         shared = {}
     me = view["seat"]
@@ -328,7 +330,8 @@ def build_table(
         lambda: _kept_panel(
             ("sided", common.results, tuple(common.names.items()), *side),
             language,
-            lambda: _sided(_public(view), common, *side, language),
+            lambda: _sided(_public(view), common, *side, language, keep=keep),
+            keep=keep,
         ),
     )
     names = common.names
@@ -466,7 +469,9 @@ def _placed(view: View, names: Mapping[int, str], bottom: int, language: str | N
     )
 
 
-def _sided(view: View, common: _Common, seated: bool, my_team: str, language: str | None) -> _Sided:
+def _sided(
+    view: View, common: _Common, seated: bool, my_team: str, language: str | None, *, keep: bool
+) -> _Sided:
     """The labels, result panel and score sheet of a seat of ``my_team``, or a spectator's."""
     them = "B" if my_team == "A" else "A"
     team_labels = {
@@ -482,8 +487,10 @@ def _sided(view: View, common: _Common, seated: bool, my_team: str, language: st
     return _Sided(
         team_labels=team_labels,
         team_names=team_names,
-        result=_result_panel(results, names, my_team, language, spectator=not seated),
-        sheet=_score_sheet(results, common.results, names, my_team, team_labels, language),
+        result=_result_panel(results, names, my_team, language, spectator=not seated, keep=keep),
+        sheet=_score_sheet(
+            results, common.results, names, my_team, team_labels, language, keep=keep
+        ),
     )
 
 
@@ -493,9 +500,11 @@ PANELS_KEPT = 2048
 _panels: Kept[Any] = Kept(PANELS_KEPT)
 
 
-def _kept_panel(key: tuple[Any, ...], language: str | None, make: Callable[[], Any]) -> Any:
-    """What ``make()`` returns, made once per ``key`` and ``language`` while kept."""
-    if not enabled():
+def _kept_panel(
+    key: tuple[Any, ...], language: str | None, make: Callable[[], Any], *, keep: bool
+) -> Any:
+    """What ``make()`` returns, made once per ``key`` and ``language`` (afresh unless ``keep``)."""
+    if not keep:
         return make()
     return _panels.get_or_make((language, *key), make)
 
@@ -512,12 +521,15 @@ def _result_panel(
     language: str | None,
     *,
     spectator: bool,
+    keep: bool,
 ) -> ResultPanel | None:
     """``result_panel``, kept: it reads the last deal's result and how many deals there were."""
     if not results:
         return None
     key = ("result", len(results), repr(results[-1]), tuple(names.items()), us, spectator)
-    return _kept_panel(key, language, lambda: result_panel(results, names, us, spectator=spectator))
+    return _kept_panel(
+        key, language, lambda: result_panel(results, names, us, spectator=spectator), keep=keep
+    )
 
 
 def _score_sheet(
@@ -527,11 +539,16 @@ def _score_sheet(
     perspective: str,
     team_labels: Mapping[str, str],
     language: str | None,
+    *,
+    keep: bool,
 ) -> list[SheetRow]:
     """``score_sheet``, kept; ``shown`` is the repr of ``results``."""
     key = ("sheet", shown, tuple(names.items()), perspective, tuple(team_labels.items()))
     return _kept_panel(
-        key, language, lambda: Shown(score_sheet(results, names, perspective, team_labels))
+        key,
+        language,
+        lambda: Shown(score_sheet(results, names, perspective, team_labels)),
+        keep=keep,
     )
 
 

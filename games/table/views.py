@@ -32,10 +32,11 @@ from games.match.access import may_see
 from games.match.errors import MalformedAction, MatchNotFound, ServiceError
 from games.match.invites import held, takes_invite_link
 from games.match.models import Match
+from games.match.versions import MatchVersion, read
+from games.table.context import TEMPLATE, viewer_of
 from games.table.forms import BotForm, SeatForm
-from games.table.live import HUB, Picture, view_key
+from games.table.live import HUB, Picture
 from games.table.refusals import refusal_message, refusal_status
-from games.table.render import TEMPLATE, MatchReading, read_match, reading_of
 
 # Bigger bodies are never a Baloot action; refuse them before parsing.
 MAX_ACTION_BYTES = 4096
@@ -50,10 +51,10 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
     A private table's invite link leaves its token in the session
     (``games.match.invites``), where this page and its forms find it.
     """
-    reading = _visible_reading(request, pk)
-    if reading is None:
+    version = _visible_version(request, pk)
+    if version is None:
         raise Http404
-    picture = _picture(request, reading)
+    picture = _picture(request, version)
     if request.htmx:  # type: ignore[attr-defined]
         return HttpResponse(picture.answer(request))
     return _page(request, picture)
@@ -69,7 +70,7 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
         outcome = services.submit(request.user, pk, action, expected_seq)
     except ServiceError as error:
         return _refused(request, pk, error)
-    return _done(request, pk, reading=reading_of(outcome))
+    return _done(request, pk, version=outcome.version)
 
 
 @login_required
@@ -199,40 +200,40 @@ def _seat_change(request: HttpRequest, pk: int, change: Callable[[], object]) ->
     return _done(request, pk)
 
 
-def _done(request: HttpRequest, pk: int, reading: MatchReading | None = None) -> HttpResponse:
-    """The table as it now is (``reading`` if given): the region for htmx, a redirect for a form."""
+def _done(request: HttpRequest, pk: int, version: MatchVersion | None = None) -> HttpResponse:
+    """The table as it now is (``version`` if given): the region for htmx, a redirect for a form."""
     if not request.htmx:  # type: ignore[attr-defined]
         return redirect(reverse("play:table", args=[pk]), permanent=False)
-    if reading is None:
-        reading = HUB.reading(pk, 0, None, fresh=True)
-    return HttpResponse(_picture(request, reading).answer(request))
+    if version is None:
+        version = HUB.version(pk, 0, None, fresh=True)
+    return HttpResponse(_picture(request, version).answer(request))
 
 
 def _refused(request: HttpRequest, pk: int, error: ServiceError) -> HttpResponse:
     """The refusal's message with a 4xx status, and the table as it is when it may be seen."""
-    reading = _visible_reading(request, pk)
-    if reading is None:
+    version = _visible_version(request, pk)
+    if version is None:
         # Whatever went wrong, a match the user may not see is answered
         # exactly as a match that does not exist.
         error = MatchNotFound()
     status = refusal_status(error)
     message = refusal_message(error)
-    if reading is None:
+    if version is None:
         if request.htmx:  # type: ignore[attr-defined]
             return render(request, f"{TEMPLATE}#refusal", {"error": message}, status=status)
         return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
-    picture = _picture(request, reading)
+    picture = _picture(request, version)
     if request.htmx:  # type: ignore[attr-defined]
         return HttpResponse(picture.answer(request, error=message), status=status)
     messages.error(request, message)
     return _page(request, picture, status=status)
 
 
-def _picture(request: HttpRequest, reading: MatchReading) -> Picture:
-    """The asking user's picture of ``reading``, shared with their sockets in this process."""
-    invite = held(request.session, reading.match.pk)
-    key = view_key(reading, request.user, invite, get_language())
-    return HUB.picture(reading, request.user, key, invite=invite, fresh=True)
+def _picture(request: HttpRequest, version: MatchVersion) -> Picture:
+    """The asking user's picture of ``version``, shared with their sockets in this process."""
+    invite = held(request.session, version.match.pk)
+    viewer = viewer_of(version, request.user, invite=invite, language=get_language())
+    return HUB.picture(version, viewer, fresh=True)
 
 
 def _page(request: HttpRequest, picture: Picture, status: int = 200) -> HttpResponse:
@@ -242,11 +243,11 @@ def _page(request: HttpRequest, picture: Picture, status: int = 200) -> HttpResp
     return render(request, TEMPLATE, context, status=status)
 
 
-def _visible_reading(request: HttpRequest, pk: int) -> MatchReading | None:
+def _visible_version(request: HttpRequest, pk: int) -> MatchVersion | None:
     """The match as it is, if the user may look at it (with the invite their session holds)."""
     try:
-        reading = read_match(pk)
+        version = read(pk)
     except Match.DoesNotExist:
         return None
     invite = held(request.session, pk)
-    return reading if may_see(reading.match, request.user, reading.seats.values(), invite) else None
+    return version if may_see(version.match, request.user, version.seats.values(), invite) else None

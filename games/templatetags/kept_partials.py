@@ -8,7 +8,8 @@ being rendered with the values it is given alone, keeps the result per set
 of values, language and number format (as ``games.table.parts`` keeps whole
 parts), and reuses it. The values must be hashable and never change.
 
-While nothing is kept (DEBUG on, or ``keeping_disabled``), the partial is
+While nothing is kept (DEBUG on, or ``keep_pieces`` False in the context, as
+a table drawn afresh sets it: ``games.table.parts.drawn``), the partial is
 rendered from the whole context with the values on top, as ``{% partial %}``
 renders it: ``tests/table/test_parts.py`` compares both ways, so a value the
 partial reads but is not given does not go unnoticed.
@@ -26,7 +27,6 @@ from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from games.table import kept
 from games.table.kept import Kept, Unkeyable
 
 register = template.Library()
@@ -48,7 +48,7 @@ def kept_partial(context: Context, name: str, **values: Any) -> SafeString:
     being: Any = context.template
     template_name: str = being.origin.template_name
     partial = _partial(template_name, name)
-    if settings.DEBUG or not kept.enabled():
+    if settings.DEBUG or context.get("keep_pieces") is False:
         with context.push(values):
             return mark_safe(partial.render(context))
 

@@ -5,8 +5,10 @@ played nothing it asks for the earliest deadline of a running match
 (``due_turns.next_deadline``) and sleeps until then. Whatever sets a sooner
 deadline wakes it: every announcement carries the match's deadline after
 the change (``games.match.broadcast``), and ``ALARM.ring`` is called with
-it in the process that made the change. A worker inside the server process
-(``WORKER_IN_SERVER``, the embedded default) hears those rings directly; a
+it in the process that made the change (``on_announcement``, which
+``GamesConfig.ready`` makes a listener of every process's announcements).
+A worker inside the server process (``WORKER_IN_SERVER``, the embedded
+default) hears those rings directly; a
 separate worker (``manage.py run_worker``) hears them through a Redis
 channel that every process with ``REDIS_URL`` publishes to (``wake_channel``).
 That channel is plain Redis pub/sub, outside the encrypted channel layer: it
@@ -31,7 +33,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from baloot_site.environment import redis_index
-from games.match.broadcast import Notice, listen
+from games.match.broadcast import Notice
 
 logger = logging.getLogger("games.worker")
 
@@ -101,8 +103,11 @@ def keep_wakeups_local() -> None:
     _publishing = False
 
 
-def _on_announcement(announcement: Notice) -> None:
-    """Wake the worker for a new deadline: in this process, and through Redis if set."""
+def on_announcement(announcement: Notice) -> None:
+    """Wake the worker for a new deadline: in this process, and through Redis if set.
+
+    Every announcement of the process comes here (``GamesConfig.ready`` registers it).
+    """
     deadline = announcement.deadline
     if deadline is None:
         return
@@ -153,6 +158,3 @@ def _ring_for(alarm: Alarm, data: Any) -> None:
         logger.warning("worker: ignored a wake-up that names no time zone")
         return
     alarm.ring(deadline)
-
-
-listen(_on_announcement)

@@ -15,7 +15,7 @@ restarted worker carries on from the database alone.
 Several workers may share the matches out (``Shard``, ``run_worker --shard
 K --shards N``): each plays the matches whose id modulo N is K, so no two
 race for the same turn and each keeps the state of the matches it moved
-(``games.match.recent_states``) instead of reading the log again. Each
+(``games.match.versions.STORE``) instead of reading the log again. Each
 sharded worker records a beat of its own about once a second, during its
 passes too (``heartbeat.beat_shard``). Once a shard's worker has been
 silent for ``SHARD_TAKEOVER``, its turns overdue by as much are played by

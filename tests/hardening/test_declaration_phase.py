@@ -27,7 +27,7 @@ from django.urls import reverse
 from games import rules
 from games.bots import choose_action, strong_auction
 from games.history.notation_export import match_document
-from games.match import dealing, recent_states, services
+from games.match import dealing, services, versions
 from games.match.deadlines import DECISION_SECONDS
 from games.match.models import Event
 from games.rules.projects import holds_project
@@ -271,7 +271,7 @@ def test_each_declaration_falls_due_at_its_own_deadline_after_a_restart_too(
         # Nothing is due a moment before: the seat is still deciding.
         assert due_turns.advance_due(now=deadline - timedelta(milliseconds=1)) == 0
         # A restarted worker knows only the log.
-        recent_states.forget()
+        versions.STORE.forget()
         assert due_turns.advance_due(now=clock.set(deadline)) == 1
         last = Event.objects.filter(match=match).latest("seq")
         assert last.payload["seat"] == seat

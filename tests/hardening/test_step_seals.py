@@ -17,8 +17,8 @@ import pytest
 
 from games.match import broadcast, services, steps
 from games.match.models import Event, Match
+from games.match.versions import read as read_match
 from games.table.live import Hub
-from games.table.render import read_match
 from tests.support.drivers import start_with_bots, started_match
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ def followed(players: dict[int, Any]) -> tuple[int, Hub]:
     match_id = started_match(players).match.pk
     hub = Hub()
     assert hub.join(match_id, players[1].pk)
-    hub.reading(match_id, 0, None, fresh=True)
+    hub.version(match_id, 0, None, fresh=True)
     return match_id, hub
 
 
@@ -51,7 +51,7 @@ def test_a_forged_step_is_dropped_and_the_page_reads_the_database(players, annou
     match_id, hub = followed(players)
     control = Hub()
     assert control.join(match_id, players[2].pk)
-    control.reading(match_id, 0, None, fresh=True)
+    control.version(match_id, 0, None, fresh=True)
     announced.clear()
     services.play_due_turn(match_id, now=LATER)
     [message] = announced
@@ -71,7 +71,7 @@ def test_a_forged_step_is_dropped_and_the_page_reads_the_database(players, annou
         assert not hub.advance(match_id, message["seq"], message["rev"], bad)
         assert hub.known(match_id, message["seq"], message["rev"]) is None
     # The page then reads the database, which holds what was really played.
-    reading = hub.reading(match_id, message["seq"], message["rev"])
+    reading = hub.version(match_id, message["seq"], message["rev"])
     assert reading.state == read_match(match_id).state
     # The genuine step is taken by a process whose reading it follows on from.
     assert control.advance(match_id, message["seq"], message["rev"], genuine)

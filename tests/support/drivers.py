@@ -182,8 +182,9 @@ class MatchDriver:
 
     def reload(self) -> None:
         """Catch up with actions recorded by someone else (a person's POST, the worker)."""
-        match = Match.objects.get(pk=self.match.pk)
-        self.outcome = services.Outcome(match, services.load_state(match))
+        from games.match import versions
+
+        self.outcome = services.Outcome(versions.read(self.match.pk))
 
 
 class Table(MatchDriver):
@@ -232,9 +233,9 @@ def played_deals(state: rules.State) -> int:
 def random_readings(match_id: int, seed: int, events: int | None = None) -> Iterator[Any]:
     """The match read after each event while it is played out, mostly by the easy bot's
     choices and now and then by a random legal action; stops once it is over (or
-    at event ``events``). Yields ``games.table.render`` readings."""
+    at event ``events``). Yields ``games.match.versions`` versions."""
     from games.bots import choose_action
-    from games.table.render import read_match
+    from games.match.versions import read as read_match
 
     rng = random.Random(seed)
     while True:

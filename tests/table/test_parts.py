@@ -26,12 +26,12 @@ from hypothesis import strategies as st
 
 from games.match import services
 from games.match.models import Seat
-from games.table import render
-from games.table.kept import keeping_disabled
+from games.match.versions import read as read_match
+from games.table import context as table_contexts
+from games.table.context import TEMPLATE, table_context, viewer_of
 from games.table.live import CSRF_MARK, Picture, draw
-from games.table.parts import _key, cut, forget, parts_of
+from games.table.parts import KEEP_PIECES, _key, cut, forget, parts_of
 from games.table.picture import forget_panels
-from games.table.render import TEMPLATE, read_match, table_context
 from tests.support.drivers import random_readings, seat_everyone, started_match
 
 
@@ -45,10 +45,11 @@ def reference_parts(reading: Any, user: Any, language: str) -> dict[str, str]:
     """Every part of ``user``'s region, each partial rendered afresh from the whole context
     (its result panel and score sheet made afresh too)."""
     forget_panels()
-    # Nothing of the reading shared with the pictures drawn before: made from scratch.
-    with translation.override(language), keeping_disabled():
-        context = table_context(reading, user)
+    # Nothing shared with the pictures drawn before, nothing kept: made from scratch.
+    with translation.override(language):
+        context = table_context(reading, viewer_of(reading, user, language=language))
         context["csrf_field"] = mark_safe(CSRF_MARK)
+        context[KEEP_PIECES] = False
         parts = {}
         for part in parts_of(context):
             whole = dict(context)
@@ -64,10 +65,10 @@ def both_ways(monkeypatch: pytest.MonkeyPatch, reading: Any, user: Any, language
     """``user``'s picture drawn as the live table does and afresh, at one moment; checks them."""
     now = timezone.now()
     # The same moment for both, so that the countdowns agree.
-    monkeypatch.setattr(render, "timezone", SimpleNamespace(now=lambda: now))
-    kept = draw(reading, user, language=language)
+    monkeypatch.setattr(table_contexts, "timezone", SimpleNamespace(now=lambda: now))
+    kept = draw(reading, viewer_of(reading, user, language=language), shared={})
     fresh = reference_parts(reading, user, language)
-    monkeypatch.setattr(render, "timezone", timezone)
+    monkeypatch.setattr(table_contexts, "timezone", timezone)
     for name, html in fresh.items():
         assert kept.parts.get(name) == html, f"event {reading.seq}, {user}, {language}: {name}"
     assert kept.parts.keys() == fresh.keys()

@@ -15,10 +15,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules
-from games.match import broadcast, services
+from games.match import broadcast, services, versions
 from games.match.broadcast import event_message, match_group
 from games.match.models import Match
-from games.table.live import HUB
 from tests.table.live import cards_in, close_all, frame_at, seq_of, socket_for
 
 PART = re.compile(r'<[a-z]+ id="(t-[a-z-]+)" hx-swap-oob="morph"')
@@ -101,21 +100,23 @@ async def _move_made_elsewhere(
     running: Any, users: list[Any], actor: Any, action: dict[str, Any]
 ) -> list[Any]:
     """Sockets of ``users`` showing the running match, then ``actor``'s ``action``
-    submitted as by another server process: no reading is handed to this
-    process's hub, so the sockets learn of it only from the announcement."""
+    submitted as by another server process: no version reaches this
+    process's store, so the sockets learn of it only from the announcement."""
     sockets = [await socket_for(running.match.pk, user) for user in users]
     try:
         for socket in sockets:
             assert (await socket.connect())[0]
             await frame_at(socket, running.seq)
-        offer = HUB.offer
-        HUB.offer = lambda reading, revision: None  # type: ignore[method-assign]
+        # The version the service commits goes to a store of its own, as in
+        # another process: this process's store (the hub's) never sees it.
+        store = versions.STORE
+        versions.STORE = versions.Versions()
         try:
             await database_sync_to_async(services.submit)(
                 actor, running.match.pk, action, running.seq
             )
         finally:
-            HUB.offer = offer  # type: ignore[method-assign]
+            versions.STORE = store
     except BaseException:
         await close_all(sockets)
         raise

@@ -13,7 +13,7 @@ from games.bots import choose_action
 from games.match import services
 from games.match.event_log import load_state
 from games.match.models import Event, Match
-from games.table.render import read_match
+from games.match.versions import read as read_match
 from tests.support.drivers import started_match
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
-"""What the pictures of one reading share (``MatchReading.shared``): the public
-pieces of the table, made once per reading and language, give every seat and
-spectator exactly the picture drawn from scratch, and are never carried over to
-another reading or language."""
+"""What the pictures of one version share (``shared``, kept by the hub per version and
+language): the public pieces of the table, made once per version and language, give
+every seat and spectator exactly the picture drawn from scratch, and are never carried
+over to another version or language."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from django.utils import timezone
 from games.bots import choose_action
 from games.match import services
 from games.match.models import Match, Seat
-from games.table import render
-from games.table.kept import keeping_disabled
-from games.table.live import Picture, draw
+from games.match.versions import read as read_match
+from games.table import context as table_contexts
+from games.table.context import viewer_of
+from games.table.live import Hub, Picture, draw
 from games.table.parts import forget
 from games.table.picture import forget_panels
-from games.table.render import read_match
 from tests.support.drivers import random_readings, started_match
 
 
@@ -40,13 +40,23 @@ def draw_everyone(
     monkeypatch: pytest.MonkeyPatch, reading: Any, viewers: list[tuple[Any, str]]
 ) -> int:
     """Each viewer's picture drawn as the live table draws them, one after the other
-    (sharing the reading), and afresh with nothing kept or shared; checks they agree."""
+    (sharing the version's pieces), and afresh with nothing kept or shared; checks they agree."""
     now = timezone.now()
-    monkeypatch.setattr(render, "timezone", SimpleNamespace(now=lambda: now))
-    drawn = [draw(reading, user, language=language) for user, language in viewers]
-    with keeping_disabled():
-        fresh = [draw(reading, user, language=language) for user, language in viewers]
-    monkeypatch.setattr(render, "timezone", timezone)
+    monkeypatch.setattr(table_contexts, "timezone", SimpleNamespace(now=lambda: now))
+    shared: dict[str, Any] = {}
+    drawn = [
+        draw(
+            reading,
+            viewer_of(reading, user, language=language),
+            shared=shared.setdefault(language, {}),
+        )
+        for user, language in viewers
+    ]
+    fresh = [
+        draw(reading, viewer_of(reading, user, language=language), keep=False)
+        for user, language in viewers
+    ]
+    monkeypatch.setattr(table_contexts, "timezone", timezone)
     for (_user, language), mine, theirs in zip(viewers, drawn, fresh, strict=True):
         assert mine.language == language
         same_picture(mine, theirs)
@@ -72,28 +82,33 @@ def test_every_view_drawn_with_the_shared_pieces_is_drawn_as_from_scratch(
 
 
 @pytest.mark.django_db
-def test_what_is_shared_stays_with_its_reading_and_language(players, make_user):
+def test_what_is_shared_stays_with_its_version_and_language(players, make_user):
     outcome = started_match(players)
+    match_id = outcome.match.pk
     watcher = make_user("wendy")
-    first = read_match(outcome.match.pk)
-    draw(first, players[1], language="en")
-    assert list(first.shared) == ["en"]
-    # The same event read again: a reading of its own, nothing shared with the first.
-    again = read_match(outcome.match.pk)
-    assert again.seq == first.seq
-    assert not again.shared
-    draw(again, watcher, language="ar")
-    assert list(again.shared) == ["ar"]
-    assert list(first.shared) == ["en"]
-    assert again.shared["ar"] is not first.shared["en"]
-    # A move later, the next reading starts with nothing either.
+    hub = Hub()
+    assert hub.join(match_id, watcher.pk)
+    first = read_match(match_id)
+    hub.picture(first, viewer_of(first, players[1], language="en"))
+    shared = hub._watched[match_id].shared
+    assert list(shared) == ["en"]
+    english = shared["en"]
+    # The same event read again is the same version: its pieces are those drawn.
+    again = read_match(match_id)
+    hub.picture(again, viewer_of(again, watcher, language="ar"))
+    assert list(shared) == ["en", "ar"]
+    assert shared["ar"] is not english
+    # A move later, the next version starts with nothing.
     state = first.state
     action = choose_action(state, state.turn, level="easy")
-    services.submit_as_seat(outcome.match.pk, state.turn, action, first.seq)
-    later = read_match(outcome.match.pk)
+    services.submit_as_seat(match_id, state.turn, action, first.seq)
+    later = read_match(match_id)
     assert later.seq == first.seq + 1
-    assert not later.shared
-    # Nothing is shared while keeping is off.
-    with keeping_disabled():
-        draw(later, players[2], language="en")
-    assert not later.shared
+    hub.picture(later, viewer_of(later, players[2], language="en"))
+    shared = hub._watched[match_id].shared
+    assert list(shared) == ["en"]
+    assert shared["en"] is not english
+    # Nothing is shared when drawn afresh.
+    unused: dict[Any, Any] = {}
+    draw(later, viewer_of(later, players[3], language="en"), shared=unused, keep=False)
+    assert not unused

@@ -15,8 +15,10 @@ from django.test.utils import CaptureQueriesContext
 from games import rules
 from games.match import broadcast, services, steps
 from games.match.models import Event, Match
+from games.match.versions import MatchVersion
+from games.match.versions import read as read_match
+from games.table.context import viewer_of
 from games.table.live import Hub, draw
-from games.table.render import MatchReading, read_match
 from tests.support.drivers import started_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -63,11 +65,11 @@ def follow(hub: Hub, match_id: int, message: dict[str, Any]) -> bool:
     step = message.get("next")
     if step is not None and hub.advance(match_id, message["seq"], message.get("rev"), step):
         return True
-    hub.reading(match_id, message["seq"], message.get("rev"))
+    hub.version(match_id, message["seq"], message.get("rev"))
     return False
 
 
-def rows(reading: MatchReading) -> tuple[Any, ...]:
+def rows(reading: MatchVersion) -> tuple[Any, ...]:
     """Everything a reading holds besides its state, as stored values."""
     match = [getattr(reading.match, name) for name, _time in steps.MATCH_COLUMNS]
     seats = [
@@ -77,11 +79,11 @@ def rows(reading: MatchReading) -> tuple[Any, ...]:
     return match, seats
 
 
-def assert_same_pictures(kept: MatchReading, fresh: MatchReading, viewers: list[Any]) -> None:
+def assert_same_pictures(kept: MatchVersion, fresh: MatchVersion, viewers: list[Any]) -> None:
     with mock.patch("django.utils.timezone.now", return_value=DRAWN_AT):
         for viewer in viewers:
-            ours = draw(kept, viewer, language="en")
-            theirs = draw(fresh, viewer, language="en")
+            ours = draw(kept, viewer_of(kept, viewer, language="en"))
+            theirs = draw(fresh, viewer_of(fresh, viewer, language="en"))
             assert ours.parts == theirs.parts
             assert (ours.view, ours.css_class) == (theirs.view, theirs.css_class)
 
@@ -98,17 +100,17 @@ def test_a_match_followed_by_its_steps_looks_as_read_after_every_event(
     match_id = started_match(players).match.pk
     hub = Hub()
     assert hub.join(match_id, spectator.pk)
-    hub.reading(match_id, 0, None, fresh=True)
+    hub.version(match_id, 0, None, fresh=True)
     announced.clear()
     taken = hidden = seats_only = 0
-    # The event the kept reading is at: each announcement's events come after it.
+    # The event the kept version is at: each announcement's events come after it.
     seen = Match.objects.get(pk=match_id).seq
     away = False
     deals = Match.objects.get(pk=match_id).deal_number
     while Match.objects.get(pk=match_id).deal_number < deals + 2:
         move(match_id, players, rng)
         for message in announced:
-            # Every step follows on from the reading kept, so every step is taken.
+            # Every step follows on from the version kept, so every step is taken.
             taken_now = follow(hub, match_id, message)
             assert taken_now == ("next" in message)
             recorded = list(
@@ -145,7 +147,7 @@ def test_taking_a_step_reads_nothing(players, announced):
     match_id = started_match(players).match.pk
     hub = Hub()
     assert hub.join(match_id, players[1].pk)
-    hub.reading(match_id, 0, None, fresh=True)
+    hub.version(match_id, 0, None, fresh=True)
     announced.clear()
     services.play_due_turn(match_id, now=LATER)
     (message,) = announced
@@ -159,7 +161,7 @@ def test_a_step_that_does_not_follow_on_is_left_to_the_database(players, announc
     match_id = started_match(players).match.pk
     hub = Hub()
     assert hub.join(match_id, players[1].pk)
-    hub.reading(match_id, 0, None, fresh=True)
+    hub.version(match_id, 0, None, fresh=True)
     announced.clear()
     services.play_due_turn(match_id, now=LATER)
     services.play_due_turn(match_id, now=LATER)
@@ -206,7 +208,7 @@ def test_a_batch_sends_each_step_as_its_turn_commits(players, announced, monkeyp
     match_id = started_match(players).match.pk
     hub = Hub()
     assert hub.join(match_id, players[1].pk)
-    start = hub.reading(match_id, 0, None, fresh=True)
+    start = hub.version(match_id, 0, None, fresh=True)
     announced.clear()
     with broadcast.batched():
         services.play_due_turn(match_id, now=LATER)

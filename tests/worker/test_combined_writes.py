@@ -24,7 +24,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import rules
-from games.match import dealing, recent_states, rows, services
+from games.match import dealing, rows, services, versions
 from games.match.models import Announcement, Event, Match
 from tests.support.clock import deadline_of
 
@@ -77,13 +77,13 @@ def play(match_id: int, combine: bool, monkeypatch: pytest.MonkeyPatch) -> tuple
     # The events' default time is the real one, not the tests' clock.
     monkeypatch.setattr(Event._meta.get_field("created_at"), "_get_default", timezone.now)
     monkeypatch.setattr(rows._for_connection(), "combines", combine)
-    recent_states.forget()
+    versions.STORE.forget()
     with transaction.atomic():
         later = deadline_of(Match(pk=match_id)) + timedelta(days=1)
         played = sum(services.play_due_turn(match_id, now=later) is not None for _ in range(TURNS))
         found = game_rows()
         transaction.set_rollback(True)
-    recent_states.forget()
+    versions.STORE.forget()
     return played, found
 
 
